@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+// GuidedDecoding: constrained decoding for Swift. Layers depend one way only:
+// GuidedSchema -> GuidedGrammar -> GuidedMask <- GuidedTokenizers; GuidedModels on top.
+import PackageDescription
+
+let package = Package(
+    name: "GuidedDecoding",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GuidedDecoding", targets: ["GuidedDecoding"]),
+        .library(name: "GuidedSchema", targets: ["GuidedSchema"]),
+        .library(name: "GuidedGrammar", targets: ["GuidedGrammar"]),
+        .library(name: "GuidedTokenizers", targets: ["GuidedTokenizers"]),
+        .library(name: "GuidedMask", targets: ["GuidedMask"]),
+        .library(name: "GuidedModels", targets: ["GuidedModels"]),
+        .executable(name: "schema-check", targets: ["schema-check"]),
+        .executable(name: "guided-conformance", targets: ["guided-conformance"]),
+    ],
+    targets: [
+        // PCRE2 (8-bit code units) from Debian's libpcre2-dev, found through pkg-config.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        .target(name: "GuidedSchema", dependencies: ["CPCRE2"]),
+        .target(name: "GuidedGrammar", dependencies: ["GuidedSchema"]),
+        .target(name: "GuidedTokenizers", dependencies: ["CPCRE2"]),
+        .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers"]),
+        .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask"]),
+        .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
+        .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding"]),
+        .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding"]),
+        .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
+        .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
+        .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
+        .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
+        .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"]),
+    ]
+)

@@ -1,0 +1,88 @@
+/// Index of a rule in a `Grammar`.
+public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let index: Int
+    public init(_ index: Int) { self.index = index }
+    public static func < (a: RuleID, b: RuleID) -> Bool { a.index < b.index }
+    public var description: String { "r\(index)" }
+}
+
+/// An expression over bytes: the body of a grammar rule.
+///
+/// Everything the front ends produce lowers to this: GBNF rules, regexes (Unicode classes become
+/// alternatives of UTF-8 byte sequences), and JSON Schema. It is engine-agnostic on purpose: the mask
+/// engine decides which parts become lexer automata and which stay context-free.
+public indirect enum GrammarExpr: Hashable, Sendable {
+    /// The empty string (ε).
+    case empty
+    /// Matches nothing at all (∅): what an unsatisfiable constraint lowers to.
+    case nothing
+    /// These bytes, in order.
+    case bytes([UInt8])
+    /// One byte from the set.
+    case byteSet(ByteSet)
+    /// Each part after the other.
+    case sequence([GrammarExpr])
+    /// Any one of the alternatives.
+    case choice([GrammarExpr])
+    /// `min` to `max` repetitions (`max == nil`: unbounded).
+    case `repeat`(GrammarExpr, min: Int, max: Int?)
+    /// The body of another rule (recursion goes through rules).
+    case rule(RuleID)
+}
+
+extension GrammarExpr {
+    /// A literal string as its UTF-8 bytes.
+    public static func literal(_ s: String) -> GrammarExpr { .bytes(Array(s.utf8)) }
+    public static func optional(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: 1) }
+    public static func star(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: nil) }
+    public static func plus(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 1, max: nil) }
+    /// One byte in `range`.
+    public static func byteRange(_ range: ClosedRange<UInt8>) -> GrammarExpr { .byteSet(ByteSet(range: range)) }
+}
+
+/// A named rule.
+public struct GrammarRule: Hashable, Sendable {
+    public var name: String
+    public var body: GrammarExpr
+    public init(name: String, body: GrammarExpr) { self.name = name; self.body = body }
+}
+
+/// A context-free grammar over bytes: rules whose bodies are `GrammarExpr`s, and a start rule.
+///
+/// Build one with `addRule`, or with `declareRule` + `define` when rules refer to each other.
+public struct Grammar: Hashable, Sendable {
+    public private(set) var rules: [GrammarRule] = []
+    public var start: RuleID
+
+    /// An empty grammar whose start rule is declared (body `.nothing`) and must be defined.
+    public init(startName: String = "root") {
+        rules = [GrammarRule(name: startName, body: .nothing)]
+        start = RuleID(0)
+    }
+
+    /// A grammar with a single start rule.
+    public init(root: GrammarExpr, name: String = "root") {
+        rules = [GrammarRule(name: name, body: root)]
+        start = RuleID(0)
+    }
+
+    /// Declares a rule to be defined later; its body is `.nothing` until then.
+    public mutating func declareRule(name: String) -> RuleID {
+        rules.append(GrammarRule(name: name, body: .nothing))
+        return RuleID(rules.count - 1)
+    }
+
+    public mutating func define(_ id: RuleID, as body: GrammarExpr) {
+        rules[id.index].body = body
+    }
+
+    @discardableResult
+    public mutating func addRule(name: String, body: GrammarExpr) -> RuleID {
+        rules.append(GrammarRule(name: name, body: body))
+        return RuleID(rules.count - 1)
+    }
+
+    public subscript(id: RuleID) -> GrammarRule { rules[id.index] }
+
+    public var startRule: GrammarRule { rules[start.index] }
+}

@@ -1,0 +1,1 @@
+// Placeholder until its issue lands: the GuidedModels layer has no code yet.

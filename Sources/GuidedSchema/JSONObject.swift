@@ -1,0 +1,62 @@
+/// A JSON object: members in the order they were written or inserted.
+///
+/// Lookups are linear, which beats hashing for the small objects schemas and model outputs are made of;
+/// a duplicate key keeps its first position and takes the last value (what most JSON parsers do).
+public struct JSONObject: Sendable {
+    public private(set) var entries: [(key: String, value: JSONValue)]
+
+    public init() { entries = [] }
+
+    public init(_ entries: [(key: String, value: JSONValue)]) {
+        self.entries = []
+        self.entries.reserveCapacity(entries.count)
+        for e in entries { self[e.key] = e.value }
+    }
+
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+    public var keys: [String] { entries.map(\.key) }
+
+    public func index(of key: String) -> Int? { entries.firstIndex { $0.key == key } }
+
+    public subscript(key: String) -> JSONValue? {
+        get { entries.first { $0.key == key }?.value }
+        set {
+            if let i = index(of: key) {
+                if let v = newValue { entries[i].value = v } else { entries.remove(at: i) }
+            } else if let v = newValue {
+                entries.append((key: key, value: v))
+            }
+        }
+    }
+}
+
+extension JSONObject: Equatable {
+    /// Unordered comparison, as JSON Schema's `const`, `enum` and `uniqueItems` require.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (k, v) in lhs.entries {
+            guard let w = rhs[k], v == w else { return false }
+        }
+        return true
+    }
+}
+
+extension JSONObject: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent: combine per-member hashes commutatively.
+        var acc = 0
+        for (k, v) in entries {
+            var h = Hasher()
+            h.combine(k)
+            h.combine(v)
+            acc = acc &+ h.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(acc)
+    }
+}
+
+extension JSONObject: Sequence {
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { entries.makeIterator() }
+}

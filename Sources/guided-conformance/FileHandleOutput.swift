@@ -1,0 +1,7 @@
+import Foundation
+
+enum FileHandleOutput {
+    static func standardError(_ s: String) {
+        FileHandle.standardError.write(Data(s.utf8))
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+@testable import GuidedSchema
+
+@Suite struct JSONParserTests {
+    @Test func keepsKeyOrderAndNumberText() throws {
+        let v = try JSONParser.parse(#"{"b": 1.10, "a": [true, null, "x\u00e9\n"], "c": 12345678901234567891}"#)
+        #expect(v.objectValue?.keys == ["b", "a", "c"])
+        #expect(v.serialized() == #"{"b":1.10,"a":[true,null,"xé\n"],"c":12345678901234567891}"#)
+        #expect(v.serialized(.pythonDefault) == #"{"b": 1.10, "a": [true, null, "xé\n"], "c": 12345678901234567891}"#)
+    }
+
+    @Test func schemaEquality() throws {
+        #expect(try JSONParser.parse("1.0") == JSONParser.parse("1"))
+        #expect(try JSONParser.parse("1e2") == JSONParser.parse("100"))
+        #expect(try JSONParser.parse("12345678901234567891") != JSONParser.parse("12345678901234567890"))
+        #expect(try JSONParser.parse(#"{"a":1,"b":2}"#) == JSONParser.parse(#"{"b":2,"a":1.0}"#))
+        #expect(try JSONParser.parse("[1,2]") != JSONParser.parse("[2,1]"))
+        #expect(try JSONParser.parse("0") == JSONParser.parse("-0.0"))
+        let set: Set<JSONValue> = [try JSONParser.parse(#"{"a":1,"b":2}"#), try JSONParser.parse(#"{"b":2.0,"a":1}"#)]
+        #expect(set.count == 1)
+    }
+
+    @Test func numberOrderingAndIntegers() throws {
+        let n = { (s: String) in JSONNumber(literal: s)! }
+        #expect(n("-5") < n("-4.9"))
+        #expect(n("0.1") < n("1e-0"))
+        #expect(n("99") < n("1e2"))
+        #expect(!(n("1e2") < n("100.0")))
+        #expect(n("1.0").isInteger && n("1e2").isInteger && !n("1.5").isInteger)
+        #expect(n("1e2").intValue == 100 && n("-7").intValue == -7 && n("1e30").intValue == nil)
+    }
+
+    @Test(arguments: [
+        ("{\"a\" 1}", 1, 6, "expected ':'"),
+        ("[1,\n 2,,]", 2, 4, "expected a value"),
+        ("01", 1, 1, "leading zero in a number"),
+        ("\"abc", 1, 5, "unterminated string"),
+        ("[1] x", 1, 5, "unexpected text after the JSON value"),
+        ("\"\\q\"", 1, 2, "invalid escape '\\q'"),
+        ("\"\\ud800\"", 1, 8, "unpaired surrogate in \\u escape"),
+        ("tru", 1, 1, "expected 'true'"),
+        ("1.", 1, 3, "expected a digit after '.'"),
+        ("", 1, 1, "expected a value, found end of input"),
+    ])
+    func errorPositions(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        do {
+            _ = try JSONParser.parse(text)
+        } catch {
+            #expect(error.line == line)
+            #expect(error.column == column)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        do {
+            _ = try JSONParser.parse(bytes: [0x22, 0xC3, 0x28, 0x22])
+            Issue.record("accepted invalid UTF-8")
+        } catch {
+            #expect(error.message == "invalid UTF-8 sequence")
+            #expect(error.offset == 1)
+        }
+    }
+}
