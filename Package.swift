@@ -23,9 +23,11 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
-        .target(name: "GuidedSchema", dependencies: ["CPCRE2"]),
+        // A small Swift wrapper over PCRE2 (JIT): the tokenizers' pre-tokenizer and the validator's `pattern`.
+        .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
+        .target(name: "GuidedSchema", dependencies: ["PCRE2Kit"]),
         .target(name: "GuidedGrammar", dependencies: ["GuidedSchema"]),
-        .target(name: "GuidedTokenizers", dependencies: ["CPCRE2"]),
+        .target(name: "GuidedTokenizers", dependencies: ["PCRE2Kit"]),
         .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers"]),
         .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask"]),
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
