@@ -33,8 +33,10 @@ struct BPEModel: Sendable {
     /// (SentencePiece).
     let fallbackBeforeMerging: Bool
     let unknownID: Int32?
-    /// Consecutive unknown characters give one `unk` (Hugging Face `fuse_unk`).
+    /// Consecutive unknown characters give one `unk` (Hugging Face `fuse_unk`; SentencePiece always).
     let fuseUnknown: Bool
+    /// SentencePiece USER_DEFINED pieces: matched whole in the text before merging and never merged further.
+    var userDefined: AddedTokenMatcher? = nil
 
     /// Appends the ids of word `p[0..<n]` to `out`.
     func encode(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
@@ -44,8 +46,15 @@ struct BPEModel: Sendable {
             if id >= 0 { out.append(Int(id)); return }
         }
         scratch.reset()
+        let word = UnsafeBufferPointer(start: p, count: n)
         var i = 0
         while i < n {
+            if let userDefined, let hit = userDefined.match(word, at: i) {
+                scratch.append(start: i, end: i + hit.length, id: Int32(hit.id))
+                scratch.frozen[scratch.count - 1] = true
+                i += hit.length
+                continue
+            }
             var len = 1
             if unit == .character {
                 let lead = p[i]
@@ -92,15 +101,19 @@ struct BPEModel: Sendable {
             consider(top.left, after, p, scratch)
         }
         var k: Int32 = 0
+        var previousUnknown = false
         while k >= 0 {
             let s = Int(k)
             let id = scratch.id[s]
+            let wasUnknown = previousUnknown
+            previousUnknown = false
             if id >= 0 {
                 out.append(Int(id))
             } else if let fallback = byteFallback {
                 for b in Int(scratch.start[s])..<Int(scratch.end[s]) { out.append(Int(fallback[Int(p[b])])) }
             } else if let unk = unknownID {
-                out.append(Int(unk))
+                if !(fuseUnknown && wasUnknown) { out.append(Int(unk)) }
+                previousUnknown = true
             } else {
                 // Unreachable by construction: loaders refuse models that can meet an unknown symbol with
                 // neither byte fallback nor unk (byte-level vocabularies must hold all 256 bytes).
@@ -113,7 +126,7 @@ struct BPEModel: Sendable {
     /// Pushes the merge of adjacent symbols `l`, `r` if the model has one.
     @inline(__always)
     private func consider(_ l: Int32, _ r: Int32, _ p: UnsafePointer<UInt8>, _ scratch: BPEScratch) {
-        guard l >= 0, r >= 0 else { return }
+        guard l >= 0, r >= 0, !scratch.frozen[Int(l)], !scratch.frozen[Int(r)] else { return }
         let start = scratch.start[Int(l)], end = scratch.end[Int(r)]
         let rank: UInt32, merged: Int32
         switch ranking {
@@ -149,6 +162,7 @@ final class BPEScratch {
     var end: [Int32] = []
     var id: [Int32] = []
     var unknownRun: [Bool] = []
+    var frozen: [Bool] = []
     var prev: [Int32] = []
     var next: [Int32] = []
     var heap: [Candidate] = []
@@ -161,6 +175,7 @@ final class BPEScratch {
         end.removeAll(keepingCapacity: true)
         id.removeAll(keepingCapacity: true)
         unknownRun.removeAll(keepingCapacity: true)
+        frozen.removeAll(keepingCapacity: true)
         prev.removeAll(keepingCapacity: true)
         next.removeAll(keepingCapacity: true)
         heap.removeAll(keepingCapacity: true)
@@ -172,6 +187,7 @@ final class BPEScratch {
         end.append(Int32(e))
         id.append(i)
         unknownRun.append(false)
+        frozen.append(false)
     }
 
     func pushHeap(_ c: Candidate) {
