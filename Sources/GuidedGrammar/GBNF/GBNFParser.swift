@@ -116,6 +116,10 @@ struct GBNFParserState {
 
     mutating func parseRule() throws(GBNFError) {
         let start = i
+        guard let first = current, Self.isNameChar(first) else {
+            throw error("expected a rule name, found \(found) (a rule continues on the next line only after '::=' "
+                        + "or '|', inside parentheses, or on a line that starts with '|')")
+        }
         let name = try parseName()
         skipSpace(newlines: false)
         guard i + 2 < s.count, s[i] == ":", s[i + 1] == ":", s[i + 2] == "=" else {
