@@ -69,6 +69,27 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
     static let ecmaSpaceClassBody =
         "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}"
 
+    /// ECMA-262 general category long names and `gc=`/`sc=` forms, as PCRE2 10.42 spells them.
+    static func pcre2PropertyName(_ name: String) -> String {
+        var name = name
+        for prefix in ["General_Category=", "gc=", "Script=", "sc=", "Script_Extensions=", "scx="] where name.hasPrefix(prefix) {
+            name = String(name.dropFirst(prefix.count))
+        }
+        let categories: [String: String] = [
+            "Letter": "L", "Cased_Letter": "L&", "LC": "L&", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
+            "Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M", "Combining_Mark": "M",
+            "Nonspacing_Mark": "Mn", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N",
+            "Decimal_Number": "Nd", "digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P",
+            "punct": "P", "Connector_Punctuation": "Pc", "Dash_Punctuation": "Pd", "Open_Punctuation": "Ps",
+            "Close_Punctuation": "Pe", "Initial_Punctuation": "Pi", "Final_Punctuation": "Pf",
+            "Other_Punctuation": "Po", "Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc",
+            "Modifier_Symbol": "Sk", "Other_Symbol": "So", "Separator": "Z", "Space_Separator": "Zs",
+            "Line_Separator": "Zl", "Paragraph_Separator": "Zp", "Other": "C", "Control": "Cc", "cntrl": "Cc",
+            "Format": "Cf", "Surrogate": "Cs", "Private_Use": "Co", "Unassigned": "Cn",
+        ]
+        return categories[name] ?? name
+    }
+
     /// Rewrites the escapes whose ECMA-262 meaning differs from PCRE2's non-UCP one.
     static func translate(_ pattern: String) -> String {
         var out = ""
@@ -79,6 +100,14 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
                 switch e {
                 case "s": out += inClass ? ecmaSpaceClassBody : "[" + ecmaSpaceClassBody + "]"
                 case "S" where !inClass: out += "[^" + ecmaSpaceClassBody + "]"
+                case "p" where chars.first == "{", "P" where chars.first == "{":
+                    // ECMA-262 property names (`\p{Letter}`, `\p{Script=Greek}`) to PCRE2's spelling.
+                    out.unicodeScalars.append(c)
+                    out.unicodeScalars.append(e)
+                    guard let close = chars.firstIndex(of: "}") else { continue }
+                    let name = String(String.UnicodeScalarView(chars[chars.index(after: chars.startIndex)..<close]))
+                    chars = chars[chars.index(after: close)...]
+                    out += "{" + PCRE2SchemaPattern.pcre2PropertyName(name) + "}"
                 default: out.unicodeScalars.append(c); out.unicodeScalars.append(e)
                 }
                 continue
