@@ -80,7 +80,7 @@ public enum SchemaReference: Sendable, Hashable {
     public var pointer: String {
         switch self {
         case .root: return "#"
-        case .definition(let name): return "#/$defs/" + JSONPointer.escape(name)
+        case .definition(let name): return "#/$defs/" + SchemaPointer.escape(name)
         }
     }
 }
@@ -110,8 +110,8 @@ extension OutputSchema {
     }
 }
 
-/// RFC 6901 helpers for the pointers carried in errors.
-enum JSONPointer {
+/// RFC 6901 helpers for the pointers carried in schema errors.
+enum SchemaPointer {
     static func escape(_ token: String) -> String {
         token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }

@@ -29,7 +29,7 @@ struct SchemaImporter {
                     guard !definitions.contains(where: { $0.name == name }) else {
                         throw .unsupportedKeyword(keyword: key, pointer: "", reason: "definition \"\(name)\" appears in both $defs and definitions")
                     }
-                    let p = JSONPointer.appending("/" + key, name)
+                    let p = SchemaPointer.appending("/" + key, name)
                     definitions.append(SchemaDefinition(name, try node(sub, at: p)))
                 }
             }
@@ -38,7 +38,7 @@ struct SchemaImporter {
         schema.definitions = definitions
         try checkReferencesResolve(schema, definitions: definitions, at: "")
         for d in definitions {
-            try checkReferencesResolve(d.schema, definitions: definitions, at: JSONPointer.appending("/$defs", d.name))
+            try checkReferencesResolve(d.schema, definitions: definitions, at: SchemaPointer.appending("/$defs", d.name))
         }
         return schema
     }
@@ -56,6 +56,8 @@ struct SchemaImporter {
 
     func node(_ value: JSONValue, at p: String, isRoot: Bool = false) throws(SchemaError) -> OutputSchema {
         switch value {
+        case .bool where !draft.allowsBooleanSchemas:
+            throw .invalidSchema(keyword: "", pointer: p, reason: "draft 4 has no boolean schemas")
         case .bool(true): return .any
         case .bool(false):
             throw .unsupportedKeyword(keyword: "false", pointer: p, reason: "the false schema (no valid value) cannot be represented")
@@ -184,7 +186,7 @@ struct SchemaImporter {
             // enum/const beside type, or beside each other, are handled by the caller.
             if isEnumLike && (head == "type" || head == "enum" || head == "const") { continue }
             if let head {
-                if head == "$ref" && draft.refIgnoresSiblings {
+                if head == "$ref" && draft.refOverridesSiblings {
                     throw .unsupportedKeyword(keyword: key, pointer: p, reason: "is ignored beside $ref in \(draft.rawValue); remove it")
                 }
                 if head == "type" {
@@ -262,7 +264,7 @@ struct SchemaImporter {
         for prefix in ["#/$defs/", "#/definitions/"] where s.hasPrefix(prefix) {
             let token = String(s.dropFirst(prefix.count))
             guard !token.contains("/") else { break }
-            let name = JSONPointer.unescape(token.removingPercentEncodingIfNeeded)
+            let name = SchemaPointer.unescape(token.removingPercentEncodingIfNeeded)
             return .definition(name)
         }
         throw .unsupportedKeyword(keyword: "$ref", pointer: p, reason: "\"\(s)\" is not \"#\" or a root definition (#/$defs/NAME)")
