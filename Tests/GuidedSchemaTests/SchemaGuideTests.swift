@@ -68,7 +68,7 @@ struct SchemaGuideTests {
         #expect(try n.jsonSchemaText() == #"{"type":"integer","minimum":10,"maximum":100}"#)
     }
 
-    @Test func contradictionsAreErrors() {
+    @Test func contradictionsAreErrors() throws {
         #expect(throws: SchemaError.invalidGuide(guide: ".maxLength(2)", reason: "minLength 5 exceeds maxLength 2", path: "")) {
             try OutputSchema.string.applying([.minLength(5), .maxLength(2)])
         }
@@ -84,6 +84,10 @@ struct SchemaGuideTests {
         #expect(throws: SchemaError.invalidGuide(guide: ".pattern(\"b\")", reason: "a string node has one pattern; already \"a\"", path: "")) {
             try OutputSchema.string.applying([.pattern("a"), .pattern("b")])
         }
+        let bad = try #require(throws: SchemaError.self) { try OutputSchema.string.applying([.pattern("a(b")]) }
+        guard case .invalidGuide(let g, let reason, _) = bad else { Issue.record("\(bad)"); return }
+        #expect(g == ".pattern(\"a(b\")")
+        #expect(reason.hasPrefix("not a valid regular expression: "))
         #expect(throws: SchemaError.invalidGuide(guide: ".constant(\"z\")", reason: "not among the allowed [\"a\"]", path: "")) {
             try OutputSchema.string.applying([.anyOf(["a"]), .constant("z")])
         }
