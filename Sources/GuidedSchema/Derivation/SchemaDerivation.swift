@@ -156,7 +156,7 @@ final class DerivationContext {
             guard let i = o.properties.firstIndex(where: { $0.name == hint.property }) else {
                 throw .unknownHint(property: hint.property, type: "\(type)", knownProperties: o.properties.map(\.name))
             }
-            let path = SchemaPointer.appending("/properties", hint.property)
+            let path = JSONPointer.appending("/properties", hint.property)
             var s = try o.properties[i].schema.applying(hint.guides, at: path)
             if let d = hint.description { s.description = d }
             o.properties[i].schema = s

@@ -119,7 +119,7 @@ extension SchemaExporter {
                 let targets = prop.schema.directReferenceTargets
                 if !targets.isDisjoint(with: recursiveTargets) {
                     violation(
-                        SchemaPointer.appending(p + "/properties", prop.name), "$ref",
+                        JSONPointer.appending(p + "/properties", prop.name), "$ref",
                         "Gemini unrolls recursion only through optional properties; make this property optional")
                 }
             }

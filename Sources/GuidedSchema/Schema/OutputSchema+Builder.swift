@@ -61,7 +61,7 @@ extension OutputSchema {
     ) throws(SchemaError) -> OutputSchema {
         var done: [SchemaProperty] = []
         for var p in properties {
-            let path = SchemaPointer.appending("/properties", p.name)
+            let path = JSONPointer.appending("/properties", p.name)
             guard !done.contains(where: { $0.name == p.name }) else {
                 throw .duplicateProperty(name: p.name, path: path)
             }

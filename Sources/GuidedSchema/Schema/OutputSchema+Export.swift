@@ -46,7 +46,7 @@ struct SchemaExporter {
         do throws(SchemaError) {
             try hoistDefinitions(root)
             try checkReferences(root, at: "")
-            for d in definitions { try checkReferences(d.schema, at: SchemaPointer.appending("/$defs", d.name)) }
+            for d in definitions { try checkReferences(d.schema, at: JSONPointer.appending("/$defs", d.name)) }
         } catch {
             throw .invalidSchema(error)
         }
@@ -56,7 +56,7 @@ struct SchemaExporter {
         if !definitions.isEmpty, case .object(var o) = out {
             var defs = JSONObject()
             for d in definitions {
-                defs[d.name] = write(d.schema, at: SchemaPointer.appending("/$defs", d.name), depth: 0)
+                defs[d.name] = write(d.schema, at: JSONPointer.appending("/$defs", d.name), depth: 0)
             }
             o["$defs"] = .object(defs)
             out = .object(o)
@@ -151,7 +151,7 @@ struct SchemaExporter {
         if !obj.properties.isEmpty {
             var props = JSONObject()
             for prop in obj.properties {
-                let pp = SchemaPointer.appending(p + "/properties", prop.name)
+                let pp = JSONPointer.appending(p + "/properties", prop.name)
                 var v = write(prop.schema, at: pp, depth: depth + 1)
                 if allRequired && !prop.isRequired { v = SchemaExporter.nullable(v, of: prop.schema) }
                 props[prop.name] = v
@@ -238,7 +238,7 @@ extension OutputSchema {
         switch kind {
         case .array(let a): return [("/items", a.items)]
         case .object(let o):
-            var r = o.properties.map { (SchemaPointer.appending("/properties", $0.name), $0.schema) }
+            var r = o.properties.map { (JSONPointer.appending("/properties", $0.name), $0.schema) }
             if case .schema(let s) = o.additionalProperties { r.append(("/additionalProperties", s)) }
             return r
         case .anyOf(let alts): return alts.enumerated().map { ("/anyOf/\($0.offset)", $0.element) }

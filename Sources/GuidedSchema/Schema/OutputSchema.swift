@@ -1,5 +1,3 @@
-import Foundation
-
 /// The shape of a structured output, as a Swift developer declares it: typed, ordered, with descriptions
 /// and guides, and nothing a grammar compiler could not be asked to enforce.
 ///
@@ -80,7 +78,7 @@ public enum SchemaReference: Sendable, Hashable {
     public var pointer: String {
         switch self {
         case .root: return "#"
-        case .definition(let name): return "#/$defs/" + SchemaPointer.escape(name)
+        case .definition(let name): return "#/$defs/" + JSONPointer.escape(name)
         }
     }
 }
@@ -108,17 +106,4 @@ extension OutputSchema {
     public func definition(named name: String) -> OutputSchema? {
         definitions.first { $0.name == name }?.schema
     }
-}
-
-/// RFC 6901 helpers for the pointers carried in schema errors.
-enum SchemaPointer {
-    static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    static func unescape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-    }
-
-    static func appending(_ pointer: String, _ token: String) -> String { pointer + "/" + escape(token) }
 }

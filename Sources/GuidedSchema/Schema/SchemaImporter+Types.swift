@@ -111,7 +111,7 @@ extension SchemaImporter {
                 throw .invalidSchema(keyword: "properties", pointer: p, reason: "must be an object of schemas")
             }
             for (name, sub) in members {
-                let schema = try node(sub, at: SchemaPointer.appending(p + "/properties", name))
+                let schema = try node(sub, at: JSONPointer.appending(p + "/properties", name))
                 properties.append(SchemaProperty(name: name, schema: schema, isRequired: false))
             }
         }

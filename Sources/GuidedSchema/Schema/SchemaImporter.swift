@@ -29,7 +29,7 @@ struct SchemaImporter {
                     guard !definitions.contains(where: { $0.name == name }) else {
                         throw .unsupportedKeyword(keyword: key, pointer: "", reason: "definition \"\(name)\" appears in both $defs and definitions")
                     }
-                    let p = SchemaPointer.appending("/" + key, name)
+                    let p = JSONPointer.appending("/" + key, name)
                     definitions.append(SchemaDefinition(name, try node(sub, at: p)))
                 }
             }
@@ -38,7 +38,7 @@ struct SchemaImporter {
         schema.definitions = definitions
         try checkReferencesResolve(schema, definitions: definitions, at: "")
         for d in definitions {
-            try checkReferencesResolve(d.schema, definitions: definitions, at: SchemaPointer.appending("/$defs", d.name))
+            try checkReferencesResolve(d.schema, definitions: definitions, at: JSONPointer.appending("/$defs", d.name))
         }
         return schema
     }
@@ -264,7 +264,7 @@ struct SchemaImporter {
         for prefix in ["#/$defs/", "#/definitions/"] where s.hasPrefix(prefix) {
             let token = String(s.dropFirst(prefix.count))
             guard !token.contains("/") else { break }
-            let name = SchemaPointer.unescape(token.removingPercentEncodingIfNeeded)
+            let name = JSONPointer.unescape(token.removingPercentEncodingIfNeeded)
             return .definition(name)
         }
         throw .unsupportedKeyword(keyword: "$ref", pointer: p, reason: "\"\(s)\" is not \"#\" or a root definition (#/$defs/NAME)")
