@@ -32,6 +32,27 @@ struct Note: Decodable, GuidedGenerable {
     let tags: [String]?
 }
 
+enum Shape: Decodable, GuidedGenerable {
+    case circle(radius: Double)
+    case square(side: Double)
+
+    // Swift encodes these as {"circle": {"radius": 2}} or {"square": {"side": 3}}.
+    static var declaredSchema: OutputSchema? {
+        get throws(SchemaError) {
+            let circle = try OutputSchema.object { SchemaProperty("radius", .number) }
+            let square = try OutputSchema.object { SchemaProperty("side", .number) }
+            return .anyOf([
+                try .object { SchemaProperty("circle", circle) },
+                try .object { SchemaProperty("square", square) },
+            ])
+        }
+    }
+}
+
+struct Drawing: Decodable, GuidedGenerable {
+    let shapes: [Shape]
+}
+
 // MARK: docs/guide.md, "2. Built in code"
 
 func bookSchemaBuilt() throws -> OutputSchema {
@@ -113,6 +134,20 @@ struct GuideDocTests {
     @Test func derived() throws {
         let schema = try Book.outputSchema
         #expect(try schema.jsonSchemaText(formatting: .indented(2)) == GuideDocTests.expectedStandard)
+    }
+
+    @Test func declaredSchemaForWhatCannotBeDerived() throws {
+        #expect(try Shape.outputSchema.jsonSchemaText() == #"{"anyOf":[{"type":"object","properties":{"circle":{"type":"object","properties":{"radius":{"type":"number"}},"required":["radius"],"additionalProperties":false}},"required":["circle"],"additionalProperties":false},{"type":"object","properties":{"square":{"type":"object","properties":{"side":{"type":"number"}},"required":["side"],"additionalProperties":false}},"required":["square"],"additionalProperties":false}]}"#)
+        // Nested in a derived type, the declared schema is used.
+        let drawing = try Drawing.outputSchema
+        guard case .object(let o) = drawing.kind, case .array(let a) = o.properties[0].schema.kind else {
+            Issue.record("unexpected \(drawing)"); return
+        }
+        #expect(a.items == (try Shape.outputSchema))
+        // And what Swift encodes validates, then decodes.
+        let output = #"{"shapes":[{"circle":{"radius":2}},{"square":{"side":3}}]}"#
+        #expect(JSONSchemaValidator(schema: try drawing.jsonSchema()).validate(try JSONParser.parse(output)).isEmpty)
+        #expect(try JSONDecoder().decode(Drawing.self, from: Data(output.utf8)).shapes.count == 2)
     }
 
     @Test func builtEqualsDerived() throws {
