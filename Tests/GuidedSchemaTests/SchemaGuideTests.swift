@@ -31,6 +31,39 @@ struct SchemaGuideTests {
         #expect(try schema.applying([guide]).jsonSchemaText() == expected, "\(guide)")
     }
 
+    /// For each guide, an instance valid without it and invalid with it: no guide is decorative for the
+    /// validator. (The same check against the compiled grammar waits for the JSON Schema compiler.)
+    static var rejectionCases: [(SchemaGuide, OutputSchema, JSONValue)] {
+        [
+            (.anyOf(["a", "b"]), .string, "c"),
+            (.constant("x"), .string, "y"),
+            (.pattern("^[0-9]+$"), .string, "12a"),
+            (.minLength(2), .string, "a"),
+            (.maxLength(2), .string, "abc"),
+            (.format(.email), .string, "not an email"),
+            (.minimum(3), .integer, 2),
+            (.maximum(2.5), .number, 2.6),
+            (.range(1...7), .integer, 8),
+            (.range(0.5...1.5), .number, 0.4),
+            (.minimumCount(1), .array(of: .string), []),
+            (.maximumCount(1), .array(of: .string), ["a", "b"]),
+            (.count(2), .array(of: .string), ["a"]),
+            (.count(2...3), .array(of: .string), ["a", "b", "c", "d"]),
+            (.element(.range(0...9)), .array(of: .integer), [10]),
+            (.element(.anyOf(["x"])), .array(of: .string), ["y"]),
+        ]
+    }
+
+    @Test("each guide rejects an instance the unguided schema accepts", arguments: 0..<16)
+    func guideRejects(_ index: Int) throws {
+        let (guide, schema, instance) = SchemaGuideTests.rejectionCases[index]
+        let options = JSONSchemaValidator.Options(formatAssertion: true)
+        let plain = JSONSchemaValidator(schema: try schema.jsonSchema(), options: options)
+        let guided = JSONSchemaValidator(schema: try schema.applying([guide]).jsonSchema(), options: options)
+        #expect(plain.isValid(instance), "\(guide)")
+        #expect(!guided.isValid(instance), "\(guide)")
+    }
+
     static var wrongTypeCases: [(SchemaGuide, OutputSchema, String)] {
         [
             (.minLength(1), .integer, "integer"),
