@@ -125,9 +125,9 @@ enum HuggingFaceLoader {
         }
 
         // Merges: (left id, right id) -> (rank, merged id).
-        var pairs: [UInt64: UInt64] = [:]
+        var mergeList: [(left: Int32, right: Int32, merged: Int32)] = []
         if let merges = raw.merges {
-            pairs.reserveCapacity(merges.count)
+            mergeList.reserveCapacity(merges.count)
             var left: [UInt8] = [], right: [UInt8] = [], both: [UInt8] = []
             for rank in 0..<merges.count {
                 let (a, b) = merges.pair(rank)
@@ -148,8 +148,7 @@ enum HuggingFaceLoader {
                 guard l >= 0, r >= 0, m >= 0 else {
                     throw .invalidVocabulary("merge \(rank) ('\(String(decoding: a, as: UTF8.self))' '\(String(decoding: b, as: UTF8.self))') uses a token that is not in the vocabulary")
                 }
-                let key = UInt64(UInt32(l)) << 32 | UInt64(UInt32(r))
-                if pairs[key] == nil { pairs[key] = UInt64(rank) << 32 | UInt64(UInt32(m)) }
+                mergeList.append((l, r, m))
             }
         }
 
@@ -178,7 +177,7 @@ enum HuggingFaceLoader {
             throw .invalidVocabulary("neither byte_fallback nor unk_token: some texts could not be encoded")
         }
 
-        let bpe = BPEModel(pieces: table, ranking: .pairs(pairs), unit: byteLevel ? .byte : .character,
+        let bpe = BPEModel(pieces: table, ranking: .pairs(PairTable(mergeList)), unit: byteLevel ? .byte : .character,
                            wholeWordFirst: model["ignore_merges"]?.bool ?? false, byteFallback: byteFallback,
                            fallbackBeforeMerging: true, unknownID: unk, fuseUnknown: model["fuse_unk"]?.bool ?? false)
 
