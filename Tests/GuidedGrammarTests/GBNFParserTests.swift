@@ -31,7 +31,7 @@ private func utf8(_ s: String) -> [UInt8] { Array(s.utf8) }
             .repeat(.rule(RuleID(1)), min: 2, max: 3),
             .repeat(.literal("q"), min: 0, max: 2),
             .repeat(.literal("w"), min: 1, max: nil),
-            GBNFCodePointRanges.allScalars.utf8Expression(),
+            CodePointSet.all.utf8Expression,
         ])
         #expect(g.rules.count == 2)
         #expect(g.startRule.body == expected)
@@ -91,47 +91,43 @@ private func utf8(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(!r.accepts([0xF0, 0x8F, 0xBF, 0xBF]) && !r.accepts("ab"))
     }
 
-    /// The UTF-8 lowering of a code-point set accepts exactly the encodings of its members: checked on
-    /// every scalar below U+11000 and every 61st above (plus the ends), and the lowered sequences contain
-    /// no other strings (their sizes add up to the member count).
+    /// The code-point-set lowering GBNF classes use accepts exactly the UTF-8 encodings of the members,
+    /// checked through the reference recognizer on the class boundaries and a spread of scalars.
+    @Test func classLoweringIsExactAtTheEdges() throws {
+        let r = try recognizer(#"root ::= [^\x00-\x1F"\\\u00e9\u0800-\uFFFF\U00010001]"#)
+        let excluded: (UInt32) -> Bool = { $0 <= 0x1F || $0 == 0x22 || $0 == 0x5C || $0 == 0xE9 || (0x800...0xFFFF).contains($0) || $0 == 0x10001 }
+        let samples: [UInt32] = Array(0...0x100) + [0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x10001, 0x10002, 0x10FFFF]
+            + Array(stride(from: 0x101, through: 0x10FFFF, by: 4099))
+        for c in samples where !(0xD800...0xDFFF).contains(c) {
+            let bytes = Array(String(Character(Unicode.Scalar(c)!)).utf8)
+            #expect(r.accepts(bytes) == !excluded(c), "U+\(String(c, radix: 16))")
+        }
+        // Malformed UTF-8 never matches: overlong, surrogate, past U+10FFFF, truncated, stray continuation.
+        for bad: [UInt8] in [[0xC1, 0x81], [0xE0, 0x9F, 0xBF], [0xED, 0xB0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x90], [0x80]] {
+            #expect(!r.accepts(bad))
+        }
+    }
+
+    /// The UTF-8 sequences of code-point sets (what classes lower to) are exactly the encodings of the
+    /// members: the sequences' sizes add up to the member count, and sampled scalars match iff members.
     @Test(arguments: [
         [0x0...0x10FFFF],
         [0x41...0x5A, 0xE9...0xE9, 0x7FF...0x800, 0xFFFF...0x10000, 0xD000...0xE000],
         [0x80...0x80, 0x10FFFF...0x10FFFF, 0x1234...0x5678],
     ] as [[ClosedRange<UInt32>]])
-    func utf8LoweringIsExact(ranges: [ClosedRange<UInt32>]) {
-        let set = GBNFCodePointRanges(ranges).removingSurrogates()
-        for complemented in [false, true] {
-            let s = complemented ? set.complement() : set
-            let sequences = Self.sequences(s.utf8Expression())
-            let members = s.ranges.reduce(0) { $0 + Int($1.upperBound - $1.lowerBound) + 1 }
-            let size = sequences.reduce(0) { $0 + $1.reduce(1) { $0 * $1.count } }
-            #expect(size == members)
-            var matched = 0
+    func utf8SequencesAreExact(ranges: [ClosedRange<UInt32>]) {
+        for set in [CodePointSet(ranges: ranges), CodePointSet(ranges: ranges).complement()] {
+            let sequences = set.utf8Sequences
+            #expect(sequences.reduce(0) { $0 + $1.reduce(1) { $0 * $1.count } } == set.count)
             let samples = Array(UInt32(0)..<0x11000) + Array(stride(from: UInt32(0x11000), to: 0x10FFFF, by: 61)) + [0x10FFFF]
-            for c in samples where !GBNFCodePointRanges.surrogates.contains(c) {
-                let bytes = GBNFCodePointRanges.encode(c)
-                let hit = sequences.contains { seq in
-                    seq.count == bytes.count && zip(seq, bytes).allSatisfy { $0.contains($1) }
-                }
-                if hit { matched += 1 }
-                if hit != s.ranges.contains(where: { $0.contains(c) }) {
+            for c in samples where !(0xD800...0xDFFF).contains(c) {
+                let bytes = Array(String(Character(Unicode.Scalar(c)!)).utf8)
+                let hit = sequences.contains { seq in seq.count == bytes.count && zip(seq, bytes).allSatisfy { $0.contains($1) } }
+                if hit != set.contains(c) {
                     Issue.record("U+\(String(c, radix: 16)) mismatch")
                     break
                 }
             }
-            #expect(matched == samples.filter { c in s.ranges.contains { $0.contains(c) } }.count)
-        }
-    }
-
-    static func sequences(_ e: GrammarExpr) -> [[ByteSet]] {
-        switch e {
-        case .nothing: return []
-        case .byteSet(let b): return [[b]]
-        case .sequence(let parts):
-            return [parts.map { if case .byteSet(let b) = $0 { return b } else { return ByteSet() } }]
-        case .choice(let alternatives): return alternatives.flatMap { sequences($0) }
-        default: return [[]]
         }
     }
 
