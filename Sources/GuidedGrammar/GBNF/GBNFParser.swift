@@ -13,7 +13,9 @@
 /// - `#` starts a comment that runs to the end of the line.
 ///
 /// Errors (`GBNFError`) give the line, the column and what was expected. Duplicate rule definitions
-/// and references to undefined rules are errors.
+/// and references to undefined rules are errors. llama.cpp's token references (`<[1000]>`, `<think>`,
+/// `!<…>`) are refused with an error: a `Grammar` is over bytes, and a token match cannot be expressed
+/// exactly there.
 public enum GBNFParser {
     /// Largest number accepted in `{m,n}`.
     public static let maximumRepeatCount = 1_000_000
@@ -281,6 +283,9 @@ struct GBNFParserState {
                 return .rule(id)
             }
             if c == ":" { throw error("unexpected ':': a rule definition must start on a new line") }
+            if c == "<" || (c == "!" && i + 1 < s.count && s[i + 1] == "<") {
+                throw error("token references ('<[id]>', '<text>', '!<…>') are not supported: these grammars describe bytes, not tokens")
+            }
             throw error("expected an element (a string, a character class, '.', '(' or a rule name), found \(found)")
         }
     }
