@@ -136,7 +136,7 @@ enum IPAddress {
 
 extension Substring {
     /// Splits on a multi-character separator.
-    func components(_ separator: String) -> [Substring] {
+    fileprivate func components(_ separator: String) -> [Substring] {
         var parts: [Substring] = []
         var rest = self
         while let r = rest.firstRange(of: separator) {

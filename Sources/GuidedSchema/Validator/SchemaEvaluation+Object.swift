@@ -33,7 +33,7 @@ extension SchemaEvaluation {
             for (name, value) in members where properties?[name] == nil && !matchedByPattern.contains(name) {
                 c.evaluated.properties.insert(name)
                 if case .bool(false) = additional {
-                    c.fail("additionalProperties", "property \(describe(.string(name))) is not allowed", &errors)
+                    c.fail("additionalProperties", "property \(SchemaEvaluation.describe(.string(name))) is not allowed", &errors, member: name)
                     continue
                 }
                 if evaluateChild(additional, of: c, at: c.path("additionalProperties"), instance: value, instancePath: c.instancePath(name), &errors) == nil {
@@ -44,7 +44,7 @@ extension SchemaEvaluation {
         if let required = c["required"]?.arrayValue {
             let missing = required.compactMap(\.stringValue).filter { members[$0] == nil }
             if !missing.isEmpty {
-                c.fail("required", "missing required \(missing.count == 1 ? "property" : "properties") \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                c.fail("required", "missing required \(missing.count == 1 ? "property" : "properties") \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
             }
         }
         if c.draft <= .draft7, let dependencies = c["dependencies"]?.objectValue {
@@ -52,7 +52,7 @@ extension SchemaEvaluation {
                 if let names = dependency.arrayValue {
                     let missing = names.compactMap(\.stringValue).filter { members[$0] == nil }
                     if !missing.isEmpty {
-                        c.fail("dependencies", "property \(describe(.string(name))) requires \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                        c.fail("dependencies", "property \(SchemaEvaluation.describe(.string(name))) requires \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
                     }
                 } else if evaluateChild(dependency, of: c, at: c.path("dependencies", name), instance: c.instance, instancePath: c.instancePath, &errors) == nil {
                     c.valid = false
@@ -64,7 +64,7 @@ extension SchemaEvaluation {
                 for (name, names) in dependentRequired where members[name] != nil {
                     let missing = (names.arrayValue ?? []).compactMap(\.stringValue).filter { members[$0] == nil }
                     if !missing.isEmpty {
-                        c.fail("dependentRequired", "property \(describe(.string(name))) requires \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                        c.fail("dependentRequired", "property \(SchemaEvaluation.describe(.string(name))) requires \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
                     }
                 }
             }
@@ -98,7 +98,7 @@ extension SchemaEvaluation {
         guard let schema = c["unevaluatedProperties"] else { return }
         for (name, value) in members where !c.evaluated.properties.contains(name) {
             if case .bool(false) = schema {
-                c.fail("unevaluatedProperties", "property \(describe(.string(name))) is not allowed (not evaluated by any subschema)", &errors)
+                c.fail("unevaluatedProperties", "property \(SchemaEvaluation.describe(.string(name))) is not allowed (not evaluated by any subschema)", &errors, member: name)
                 continue
             }
             if evaluateChild(schema, of: c, at: c.path("unevaluatedProperties"), instance: value, instancePath: c.instancePath(name), &errors) == nil {

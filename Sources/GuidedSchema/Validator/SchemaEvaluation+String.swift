@@ -11,7 +11,7 @@ extension SchemaEvaluation {
         if let source = c["pattern"]?.stringValue {
             switch pattern(source) {
             case .success(let p):
-                if !p.matches(s) { c.fail("pattern", "\(describe(.string(s))) does not match the pattern \(source)", &errors) }
+                if !p.matches(s) { c.fail("pattern", "\(SchemaEvaluation.describe(.string(s))) does not match the pattern \(source)", &errors) }
             case .failure(let e):
                 c.fail("pattern", "the pattern \(source) cannot be compiled (offset \(e.offset): \(e.message))", &errors)
             }
@@ -22,7 +22,7 @@ extension SchemaEvaluation {
             }),
             !ok
         {
-            c.fail("format", "\(describe(.string(s))) is not a valid \(format)", &errors)
+            c.fail("format", "\(SchemaEvaluation.describe(.string(s))) is not a valid \(format)", &errors)
         }
     }
 }

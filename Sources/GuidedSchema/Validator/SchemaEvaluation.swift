@@ -104,18 +104,22 @@ struct KeywordContext {
 
     subscript(keyword: String) -> JSONValue? { object[keyword] }
 
-    /// Records a violation of `keyword` by the instance (or by the member `subPath` of it).
-    mutating func fail(_ keyword: String, _ message: String, _ errors: inout [JSONSchemaViolation]) {
+    /// Records a violation of `keyword` by the instance (or by its member or item `member`).
+    mutating func fail(_ keyword: String, _ message: String, _ errors: inout [JSONSchemaViolation], member: String? = nil) {
         valid = false
-        errors.append(.init(instancePath: instancePath, schemaPath: schemaPath + "/" + JSONPointer.escape(keyword), message: message))
+        errors.append(.init(
+            instancePath: member.map(instancePath) ?? instancePath,
+            schemaPath: schemaPath + "/" + JSONPointer.escape(keyword), message: message))
     }
 
     func path(_ tokens: String...) -> String { tokens.map { "/" + JSONPointer.escape($0) }.joined() }
     func instancePath(_ token: String) -> String { instancePath + "/" + JSONPointer.escape(token) }
 }
 
-/// Short text of a value for messages.
-func describe(_ v: JSONValue) -> String {
-    let s = v.serialized()
-    return s.count > 60 ? String(s.prefix(57)) + "..." : s
+extension SchemaEvaluation {
+    /// Short text of a value for messages.
+    static func describe(_ v: JSONValue) -> String {
+        let s = v.serialized()
+        return s.count > 60 ? String(s.prefix(57)) + "..." : s
+    }
 }

@@ -67,7 +67,7 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
 
     /// ECMA-262 white space and line terminators, as a character-class body.
     static let ecmaSpaceClassBody =
-        "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}"
+        "\\t\\n\\u000B\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF"
 
     /// ECMA-262 general category long names and `gc=`/`sc=` forms, as PCRE2 10.42 spells them.
     static func pcre2PropertyName(_ name: String) -> String {
