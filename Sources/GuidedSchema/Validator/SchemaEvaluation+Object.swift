@@ -20,7 +20,13 @@ extension SchemaEvaluation {
                     c.fail("patternProperties", "the pattern \(source) cannot be compiled", &errors)
                     continue
                 }
-                for (name, value) in members where p.matches(name) {
+                for (name, value) in members {
+                    let isMatch: Bool
+                    do { isMatch = try p.matches(name) } catch {
+                        c.fail("patternProperties", "the pattern \(source) could not be evaluated on this name: \(error.message)", &errors, member: name)
+                        continue
+                    }
+                    guard isMatch else { continue }
                     matchedByPattern.insert(name)
                     c.evaluated.properties.insert(name)
                     if evaluateChild(schema, of: c, at: c.path("patternProperties", source), instance: value, instancePath: c.instancePath(name), &errors) == nil {

@@ -1,6 +1,6 @@
 /// JSON Pointers (RFC 6901): how violations name instance and schema locations, and how `$ref` fragments
 /// address a subschema.
-public enum JSONPointer {
+public enum JSONPointerPath {
     /// Escapes one reference token (`~` to `~0`, `/` to `~1`).
     public static func escape(_ token: String) -> String {
         guard token.contains("~") || token.contains("/") else { return token }
