@@ -53,7 +53,8 @@ extension SchemaEvaluation {
                 c.fail("required", "missing required \(missing.count == 1 ? "property" : "properties") \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
             }
         }
-        if c.draft <= .draft7, let dependencies = c["dependencies"]?.objectValue {
+        // `dependencies` was split in 2019-09; later drafts still honour it, as most implementations do.
+        if let dependencies = c["dependencies"]?.objectValue {
             for (name, dependency) in dependencies where members[name] != nil {
                 if let names = dependency.arrayValue {
                     let missing = names.compactMap(\.stringValue).filter { members[$0] == nil }
