@@ -148,35 +148,6 @@ extension Substring {
     }
 }
 
-enum Hostname {
-    static func isHostname(_ s: String, international: Bool) -> Bool {
-        var name = Substring(s)
-        if !international, !name.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-        if international {
-            // IDNA label separators are all dots.
-            name = Substring(String(name.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : Character($0) }))
-        }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        guard !name.isEmpty, name.utf8.count <= 253 else { return false }
-        for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return false }
-            let scalars = Array(label.unicodeScalars)
-            if scalars.count >= 4, scalars[2] == "-", scalars[3] == "-", !label.lowercased().hasPrefix("xn--") { return false }
-            for c in label.unicodeScalars {
-                if c.isASCII {
-                    let b = UInt8(c.value)
-                    guard FormatChecker.isAlpha(b) || FormatChecker.isDigit(b) || b == UInt8(ascii: "-") else { return false }
-                } else if !international {
-                    return false
-                } else if !(c.properties.isAlphabetic || c.properties.numericType != nil || c.properties.generalCategory == .nonspacingMark || c.properties.generalCategory == .spacingMark) {
-                    return false
-                }
-            }
-        }
-        return true
-    }
-}
-
 enum Email {
     static func isEmail(_ s: String, international: Bool) -> Bool {
         guard let at = s.lastIndex(of: "@") else { return false }

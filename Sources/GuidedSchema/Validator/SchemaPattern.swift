@@ -31,7 +31,7 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
     static let matchUnsetBackreference = PCRE2Options(rawValue: 0x0000_0200)
 
     init(ecmaPattern: String) throws(SchemaPatternError) {
-        let translated = PCRE2SchemaPattern.translate(ecmaPattern)
+        let translated = try PCRE2SchemaPattern.translate(ecmaPattern)
         do {
             regex = try PCRE2Regex(translated, options: [.utf, .altBSUX, .dollarEndOnly, PCRE2SchemaPattern.matchUnsetBackreference])
         } catch {
@@ -74,12 +74,30 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
     }
 
     /// Rewrites the escapes whose ECMA-262 meaning differs from PCRE2's non-UCP one.
-    static func translate(_ pattern: String) -> String {
+    /// Throws for syntax ECMA-262 does not have but PCRE2 would accept: `(?P<name>`, `(?#...)`, inline
+    /// flag groups such as `(?i)`, and escapes of letters ECMA-262 does not define (`\\a`, `\\A`, `\\Z`, ...).
+    static func translate(_ pattern: String) throws(SchemaPatternError) -> String {
         var out = ""
         var inClass = false
         var chars = Array(pattern.unicodeScalars)[...]
+        let ecmaLetterEscapes = Set("bBdDwWsSnrtfvcxupPk".unicodeScalars)
+        var offset = -1
         while let c = chars.popFirst() {
+            offset += 1
+            if c == "(", !inClass, chars.first == "?" {
+                let next = chars.dropFirst().first
+                let afterNext = chars.dropFirst(2).first
+                let ok = next == ":" || next == "=" || next == "!"
+                    || (next == "<" && afterNext != nil && afterNext != "P")
+                if !ok {
+                    throw SchemaPatternError(pattern: pattern, offset: offset, message: "'(?' group syntax that ECMA-262 does not have")
+                }
+            }
             if c == "\\", let e = chars.popFirst() {
+                if e.isASCII, e.properties.isAlphabetic, !ecmaLetterEscapes.contains(e) {
+                    throw SchemaPatternError(pattern: pattern, offset: offset, message: "'\\\(e)' is not an ECMA-262 escape")
+                }
+                offset += 1
                 switch e {
                 case "s": out += inClass ? ecmaSpaceClassBody : "[" + ecmaSpaceClassBody + "]"
                 case "S" where !inClass: out += "[^" + ecmaSpaceClassBody + "]"
