@@ -33,6 +33,12 @@ private func set(_ s: String) -> ByteSet { ByteSet(s.utf8) }
         #expect(step6)
     }
 
+    @Test func canFeedDoesNotMove() throws {
+        let r = try ReferenceRecognizer(Grammar(root: .literal("xyz")))
+        #expect(r.canFeed(b("xy")) && r.canFeed(b("xyz")) && !r.canFeed(b("xyzz")) && !r.canFeed(b("y")))
+        #expect(r.canFeed([]) && r.count == 0)
+    }
+
     @Test func forkingIsCopying() throws {
         let g = Grammar(root: .star(.byteSet(set("ab"))))
         var a = try ReferenceRecognizer(g)
