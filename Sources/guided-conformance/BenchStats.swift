@@ -23,6 +23,14 @@ struct BenchStats {
 
     static func ms(_ d: Duration) -> Int { Int((us(d) / 1000).rounded()) }
 
+    /// CPU time of the calling thread in microseconds: unlike the wall clock it does not count time the
+    /// thread spent descheduled, so on a shared, oversubscribed machine it measures the work of one core.
+    static func threadCPUMicroseconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1e6 + Double(ts.tv_nsec) / 1e3
+    }
+
     /// Peak resident set size (VmHWM) in KiB, from /proc/self/status; 0 where unavailable.
     static func peakRSSKiB() -> Int {
         guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
