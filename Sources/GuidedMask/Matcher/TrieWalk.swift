@@ -171,7 +171,22 @@ extension GrammarMatcher {
             while d < limit && bytes[start + d] == bytes[prevStart + d] { d += 1 }
             var ok = true
             while d < length {
-                let r = slowStep(depths, d, byte: bytes[start + d], base: base, needClose: true, t)
+                let byte = bytes[start + d]
+                let ds = depths[d]
+                var r = StepResult.live
+                if ds.simple >= 0 {
+                    // Fast path: one plain stack, one table lookup.
+                    let q = t.next[Int(ds.simple) * t.classCount + Int(t.classOf[Int(byte)])]
+                    if q < 0 {
+                        r = .rejected
+                    } else if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                    } else {
+                        r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                    }
+                } else {
+                    r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                }
                 if r == .rejected {
                     failStart = start; failLength = d + 1
                     ok = false
