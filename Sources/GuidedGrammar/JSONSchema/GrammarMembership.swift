@@ -1,3 +1,5 @@
+import GuidedSchema
+
 /// A plain, slow, exact membership test for a `Grammar` over a byte string: for each rule and start
 /// position it computes the set of end positions (memoized). The compiler uses it to test single values
 /// (enum members against format languages, property names); it is not for decoding.

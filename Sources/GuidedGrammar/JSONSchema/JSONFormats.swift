@@ -1,3 +1,5 @@
+import GuidedSchema
+
 /// `format` values as exact regular languages of string contents (canonically escaped, see `JSONText`).
 ///
 /// Each language is a subset of what the named specification allows, never a superset: where the full

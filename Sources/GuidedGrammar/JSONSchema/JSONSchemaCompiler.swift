@@ -32,31 +32,9 @@ public enum JSONSchemaCompiler {
     }
 }
 
-/// The JSON Schema drafts the compiler understands.
-public enum JSONSchemaDraft: String, Sendable, CaseIterable, Comparable {
-    case draft4 = "draft4"
-    case draft6 = "draft6"
-    case draft7 = "draft7"
-    case draft2019_09 = "draft2019-09"
-    case draft2020_12 = "draft2020-12"
-
-    var order: Int { Self.allCases.firstIndex(of: self)! }
-    public static func < (a: JSONSchemaDraft, b: JSONSchemaDraft) -> Bool { a.order < b.order }
-
-    /// The draft a `$schema` URI names; nil for an unknown meta-schema.
-    public init?(metaSchemaURI uri: String) {
-        var u = uri
-        if u.hasSuffix("#") { u.removeLast() }
-        if u.hasPrefix("https://") { u = "http://" + u.dropFirst("https://".count) }
-        switch u {
-        case "http://json-schema.org/draft-04/schema": self = .draft4
-        case "http://json-schema.org/draft-06/schema": self = .draft6
-        case "http://json-schema.org/draft-07/schema": self = .draft7
-        case "http://json-schema.org/draft/2019-09/schema": self = .draft2019_09
-        case "http://json-schema.org/draft/2020-12/schema": self = .draft2020_12
-        default: return nil
-        }
-    }
+extension JSONSchemaDraft {
+    /// Position in draft order (draft4 = 0 ... draft2020-12 = 4), for "this draft or later" tests.
+    var level: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// Choices the schema leaves open: how the generated JSON text may look, and a few opt-in policies.

@@ -30,7 +30,7 @@ struct SchemaDocument: Sendable {
             }
             if uri == "http://json-schema.org/schema#" || uri == "https://json-schema.org/schema" {
                 draft = defaultDraft
-            } else if let d = JSONSchemaDraft(metaSchemaURI: uri) {
+            } else if let d = JSONSchemaDraft(schemaURI: uri) {
                 draft = d
             } else {
                 throw JSONSchemaCompileError(.unsupported, keyword: "$schema", pointer: "", detail: "unknown meta-schema '\(uri)'")
@@ -50,21 +50,21 @@ struct SchemaDocument: Sendable {
         guard case .object(let o) = value else { return }
         var base = base
         // In drafts 4-7 a `$ref` makes its siblings (including `$id`) inert.
-        let refHidesSiblings = draft <= .draft7 && o["$ref"] != nil
+        let refHidesSiblings = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
         if !refHidesSiblings, case .string(let id)? = o[idKeyword] {
-            if draft <= .draft7, id.hasPrefix("#") {
+            if draft.level <= JSONSchemaDraft.draft7.level, id.hasPrefix("#") {
                 anchors[base.withoutFragment + id] = pointer
             } else {
                 let resolved = base.resolving(id)
                 base = resolved.droppingFragment
                 resources[base.withoutFragment] = pointer
-                if let f = resolved.fragment, !f.isEmpty, draft <= .draft7 {
+                if let f = resolved.fragment, !f.isEmpty, draft.level <= JSONSchemaDraft.draft7.level {
                     anchors[base.withoutFragment + "#" + f] = pointer
                 }
             }
         }
         if isRoot { resources[base.withoutFragment] = pointer; resources[SchemaDocument.defaultBase.withoutFragment] = pointer }
-        if draft >= .draft2019_09, !refHidesSiblings {
+        if draft.level >= JSONSchemaDraft.draft2019_09.level, !refHidesSiblings {
             for key in ["$anchor", "$dynamicAnchor"] {
                 if case .string(let a)? = o[key] { anchors[base.withoutFragment + "#" + a] = pointer }
             }
@@ -143,8 +143,8 @@ struct SchemaDocument: Sendable {
 
     private func baseAfter(_ value: JSONValue, base: SchemaURI, isSchema: Bool) -> SchemaURI {
         guard isSchema, case .object(let o) = value else { return base }
-        if draft <= .draft7, o["$ref"] != nil { return base }
-        if case .string(let id)? = o[idKeyword], !(draft <= .draft7 && id.hasPrefix("#")) {
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return base }
+        if case .string(let id)? = o[idKeyword], !(draft.level <= JSONSchemaDraft.draft7.level && id.hasPrefix("#")) {
             return base.resolving(id).droppingFragment
         }
         return base

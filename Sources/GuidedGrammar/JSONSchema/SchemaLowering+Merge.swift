@@ -69,7 +69,7 @@ extension SchemaLowering {
                         throw JSONSchemaCompileError(.invalidSchema, keyword: "$ref", pointer: node.pointer, detail: "must be a string")
                     }
                     queue.append(Conjunct(node: try document.resolve(r, from: c.node), full: true))
-                    if draft <= .draft7 { continue }
+                    if draft.level <= JSONSchemaDraft.draft7.level { continue }
                 }
                 for kw in ["allOf", "anyOf", "oneOf"] {
                     guard let v = o[kw] else { continue }
@@ -86,7 +86,7 @@ extension SchemaLowering {
                         out.groups.append(DisjunctionGroup(oneOf: kw == "oneOf", holder: c.node, alternatives: ids))
                     }
                 }
-                if draft >= .draft7, let cond = o["if"], case .bool(let b) = cond {
+                if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"], case .bool(let b) = cond {
                     let branch = b ? "then" : "else"
                     if o[branch] != nil { queue.append(Conjunct(node: try document.node(at: node.pointer + "/" + branch), full: true)) }
                 }
@@ -103,7 +103,7 @@ extension SchemaLowering {
         guard case .object(let o) = node.value else { return }
         let p = node.pointer
         let draft = document.draft
-        if draft <= .draft7, o["$ref"] != nil { return }
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return }
         func invalid(_ kw: String, _ why: String) -> JSONSchemaCompileError {
             JSONSchemaCompileError(.invalidSchema, keyword: kw, pointer: p, detail: why)
         }
@@ -139,7 +139,7 @@ extension SchemaLowering {
             case "enum":
                 guard case .array(let a) = value else { throw invalid(kw, "must be an array") }
                 f.restrictEnum(a)
-            case "const" where draft >= .draft6:
+            case "const" where draft.level >= JSONSchemaDraft.draft6.level:
                 f.restrictEnum([value])
             case "minimum", "maximum":
                 guard let n = try number(kw) else { continue }
@@ -183,10 +183,10 @@ extension SchemaLowering {
                 if b { throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "uniqueItems: true cannot be enforced by a grammar") }
             case "items", "prefixItems", "additionalItems":
                 continue  // handled below as one part
-            case "contains" where draft >= .draft6:
+            case "contains" where draft.level >= JSONSchemaDraft.draft6.level:
                 var minC = 1
                 var maxC: Int? = nil
-                if draft >= .draft2019_09 {
+                if draft.level >= JSONSchemaDraft.draft2019_09.level {
                     if let m = try count("minContains") { minC = m }
                     maxC = try count("maxContains")
                 }
@@ -206,10 +206,10 @@ extension SchemaLowering {
                 f.objectPointer = p
             case "minProperties": f.minProperties = max(f.minProperties, try count(kw)!)
             case "maxProperties": let c = try count(kw)!; f.maxProperties = min(f.maxProperties ?? c, c)
-            case "propertyNames" where draft >= .draft6:
+            case "propertyNames" where draft.level >= JSONSchemaDraft.draft6.level:
                 f.propertyNames.append(try child("/propertyNames"))
                 f.objectPointer = p
-            case "dependentRequired" where draft >= .draft2019_09:
+            case "dependentRequired" where draft.level >= JSONSchemaDraft.draft2019_09.level:
                 guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
                 for (k, v) in m {
                     guard case .array(let a) = v else { throw invalid(kw, "values must be arrays of strings") }
@@ -217,7 +217,7 @@ extension SchemaLowering {
                     for x in a { guard case .string(let s) = x else { throw invalid(kw, "values must be arrays of strings") }; names.append(s) }
                     f.dependentRequired.append((k, names))
                 }
-            case "dependencies" where draft <= .draft7:
+            case "dependencies" where draft.level <= JSONSchemaDraft.draft7.level:
                 guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
                 for (k, v) in m {
                     switch v {
@@ -225,13 +225,13 @@ extension SchemaLowering {
                         var names: [String] = []
                         for x in a { guard case .string(let s) = x else { throw invalid(kw, "arrays must hold strings") }; names.append(s) }
                         f.dependentRequired.append((k, names))
-                    case .bool(true) where draft >= .draft6: continue
+                    case .bool(true) where draft.level >= JSONSchemaDraft.draft6.level: continue
                     case .object(let s) where s.isEmpty: continue
                     default:
                         throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "schema dependencies are not supported")
                     }
                 }
-            case "dependentSchemas" where draft >= .draft2019_09:
+            case "dependentSchemas" where draft.level >= JSONSchemaDraft.draft2019_09.level:
                 guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
                 for (_, v) in m {
                     if case .bool(true) = v { continue }
@@ -240,7 +240,7 @@ extension SchemaLowering {
                 }
             case "not":
                 try mergeNot(child: try child("/not"), holder: p, into: &f)
-            case "if" where draft >= .draft7:
+            case "if" where draft.level >= JSONSchemaDraft.draft7.level:
                 if case .bool = value { continue }
                 if o["then"] == nil && o["else"] == nil { continue }
                 throw JSONSchemaCompileError(.notExact, keyword: "if", pointer: p, detail: "if/then/else is enforced only when 'if' is a boolean schema")
@@ -322,7 +322,7 @@ extension SchemaLowering {
                 guard case .array(let a) = v else { throw refuse }
                 f.excluded += a
                 f.excludedPointer = p
-            case "const" where draft >= .draft6:
+            case "const" where draft.level >= JSONSchemaDraft.draft6.level:
                 f.excluded.append(v)
                 f.excludedPointer = p
             case "required":
