@@ -19,7 +19,7 @@ public struct Tokenizer: Sendable {
     public let format: Format
     /// Exact bytes of every token as the model emits them, special tokens, EOS ids, logits width.
     public let vocabulary: TokenVocabulary
-    let model: BPEModel
+    private(set) var model: BPEModel
     let normalizers: [Normalizer]
     let preTokenizers: [PreTokenizer]
     /// Special tokens: recognized in the input text only on request.
@@ -41,6 +41,9 @@ public struct Tokenizer: Sendable {
                   preTokenizers: preTokenizers, specialTokens: specialTokens, addedTokens: addedTokens,
                   decodeStripsLeadingSpace: decodeStripsLeadingSpace, specialTokenIDs: specialTokenIDs)
     }
+
+    /// Test hook: send every word through the heap merge path.
+    mutating func forceHeapMerging() { model.shortWordLimit = 0 }
 
     // MARK: Encoding
 

@@ -27,17 +27,20 @@ enum TokenizeCommand {
             return 2
         }
         let rssBefore = TokenizeMemory.residentBytes()
-        let clock = ContinuousClock()
-        let loadStart = clock.now
+        var loaded: Result<Tokenizer, TokenizerError>!
+        let loadTime = TokenizeTiming.measure {
+            loaded = Result { () throws(TokenizerError) in
+                try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
+                                   vocabularySize: options.vocabularySize)
+            }
+        }
         let tokenizer: Tokenizer
-        do {
-            tokenizer = try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
-                                           vocabularySize: options.vocabularySize)
-        } catch {
+        switch loaded! {
+        case .success(let t): tokenizer = t
+        case .failure(let error):
             FileHandleOutput.standardError("guided-conformance tokenize: \(error)\n")
             return 1
         }
-        let loadTime = clock.now - loadStart
         let rssAfter = TokenizeMemory.residentBytes()
 
         let fixtures: [TokenizeFixture]
@@ -76,7 +79,7 @@ enum TokenizeCommand {
         print("round trips: \(roundTrips)/\(fixtures.count) decode(encode(text)) == text")
 
         if options.bench {
-            TokenizeBench.report(tokenizer: tokenizer, fixtures: fixtures, loadTime: loadTime,
+            TokenizeBench.report(tokenizer: tokenizer, fixtures: fixtures, load: loadTime,
                                  rssDelta: rssAfter - rssBefore)
         }
         print("tokenize: \(matched)/\(fixtures.count) exact")
