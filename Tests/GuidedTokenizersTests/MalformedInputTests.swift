@@ -9,7 +9,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("guided-tok-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
-        FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
         return url.path
     }
 
