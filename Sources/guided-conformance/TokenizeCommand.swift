@@ -41,6 +41,7 @@ enum TokenizeCommand {
             FileHandleOutput.standardError("guided-conformance tokenize: \(error)\n")
             return 1
         }
+        TokenizeMemory.releaseFreedMemory()
         let rssAfter = TokenizeMemory.residentBytes()
 
         let fixtures: [TokenizeFixture]
@@ -79,8 +80,9 @@ enum TokenizeCommand {
         print("round trips: \(roundTrips)/\(fixtures.count) decode(encode(text)) == text")
 
         if options.bench {
+            TokenizeBench.reportTrie(vocabulary: tokenizer.vocabulary, rssBefore: rssBefore)
             TokenizeBench.report(tokenizer: tokenizer, fixtures: fixtures, load: loadTime,
-                                 rssDelta: rssAfter - rssBefore)
+                                 rssDelta: rssAfter - rssBefore, footprint: tokenizer.memoryFootprint)
         }
         print("tokenize: \(matched)/\(fixtures.count) exact")
         return matched == fixtures.count ? 0 : 1
