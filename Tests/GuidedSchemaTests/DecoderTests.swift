@@ -48,6 +48,18 @@ import Testing
         #expect(p.balance.description == "12345678901234567.891")
     }
 
+    struct Envelope: Codable {
+        var kind: String
+        var payload: JSONValue
+    }
+
+    @Test func jsonValueMembersKeepOrderAndLiterals() throws {
+        let e = try JSONValueDecoder().decode(Envelope.self, from: #"{"kind": "k", "payload": {"z": 1.50, "a": [null, true]}}"#)
+        #expect(e.payload.serialized() == #"{"z":1.50,"a":[null,true]}"#)
+        let viaFoundation = try JSONDecoder().decode(Envelope.self, from: Data(#"{"kind": "k", "payload": {"z": 2, "a": "x"}}"#.utf8))
+        #expect(viaFoundation.payload == ["z": 2, "a": "x"])
+    }
+
     @Test func datesWithFractionalSecondsAndOffsets() throws {
         let d = try JSONValueDecoder().decode([Date].self, from: #"["2024-02-29T12:00:00.250+01:00", "2024-02-29T11:00:00Z"]"#)
         #expect(d[0].timeIntervalSince(d[1]) == 0.25)
