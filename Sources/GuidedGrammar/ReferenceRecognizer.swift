@@ -95,35 +95,50 @@ final class EarleySet: Sendable {
         let advanced: EarleyItem
     }
 
-    /// Per nonterminal B: the items of this set with the dot before B, already advanced over B.
-    let waiting: [Int32: [EarleyItem]]
+    struct Waiter: Sendable {
+        let nonterminal: Int32
+        /// The item with the dot moved over `nonterminal`.
+        let advanced: EarleyItem
+    }
+
+    /// The items of this set with the dot before a nonterminal, already advanced over it, sorted by
+    /// nonterminal (a flat array searched by bisection: cheaper to build than a dictionary).
+    let waiting: [Waiter]
     let scans: [Scan]
     let allowed: ByteSet
     let accepting: Bool
 
-    init(waiting: [Int32: [EarleyItem]], scans: [Scan], allowed: ByteSet, accepting: Bool) {
+    init(waiting: [Waiter], scans: [Scan], allowed: ByteSet, accepting: Bool) {
         self.waiting = waiting
         self.scans = scans
         self.allowed = allowed
         self.accepting = accepting
     }
 
+    /// The index range of `waiting` whose nonterminal is `a`.
+    func waiters(for a: Int32) -> Range<Int> {
+        var lo = 0, hi = waiting.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if waiting[mid].nonterminal < a { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < waiting.count && waiting[end].nonterminal == a { end += 1 }
+        return lo..<end
+    }
+
     /// Closes `kernel` under prediction and completion (Aycock–Horspool: predicting a nullable
     /// nonterminal also moves the dot over it, so completions of ε-derivations in this very set need
-    /// no revisiting).
+    /// no revisiting, and only finished sets are ever asked for their waiting items).
     static func build(position k: Int32, kernel: [EarleyItem], chart: [EarleySet], bnf: ReferenceBNF) -> EarleySet {
-        var seen = Set<EarleyItem>()
+        var seen = EarleyItemTable(capacity: 4 * kernel.count + 32)
         var work: [EarleyItem] = []
-        var waiting: [Int32: [EarleyItem]] = [:]
-        var predicted = Set<Int32>()
+        var waiting: [Waiter] = []
         var scans: [Scan] = []
         var allowed = ByteSet()
         var accepting = false
 
-        func add(_ item: EarleyItem) {
-            if seen.insert(item).inserted { work.append(item) }
-        }
-        for item in kernel { add(item) }
+        for item in kernel where seen.insert(item) { work.append(item) }
 
         while let item = work.popLast() {
             switch bnf.symbols[Int(item.position)] {
@@ -132,20 +147,67 @@ final class EarleySet: Sendable {
                 allowed = allowed.union(bnf.terminals[Int(t)])
             case .nonterminal(let b):
                 let advanced = EarleyItem(position: item.position + 1, origin: item.origin)
-                waiting[b, default: []].append(advanced)
-                if predicted.insert(b).inserted {
-                    for start in bnf.productionStarts[Int(b)] { add(EarleyItem(position: start, origin: k)) }
+                waiting.append(Waiter(nonterminal: b, advanced: advanced))
+                // A prediction is recorded as the pseudo-item (−1 − b, k), distinct from real items.
+                if seen.insert(EarleyItem(position: -1 - b, origin: k)) {
+                    for start in bnf.productionStarts[Int(b)] {
+                        let predicted = EarleyItem(position: start, origin: k)
+                        if seen.insert(predicted) { work.append(predicted) }
+                    }
                 }
-                if bnf.nullable[Int(b)] { add(advanced) }
+                if bnf.nullable[Int(b)], seen.insert(advanced) { work.append(advanced) }
             case .end(let a):
                 if a == bnf.augmentedStart { accepting = true }
                 // Origin k means `a` derived ε here: `a` is nullable, so every item waiting on it in this
                 // set was (or will be) advanced when it was added.
-                if item.origin != k, let waiters = chart[Int(item.origin)].waiting[a] {
-                    for w in waiters { add(w) }
+                if item.origin != k {
+                    let origin = chart[Int(item.origin)]
+                    for w in origin.waiters(for: a) {
+                        let next = origin.waiting[w].advanced
+                        if seen.insert(next) { work.append(next) }
+                    }
                 }
             }
         }
+        waiting.sort { $0.nonterminal < $1.nonterminal }
         return EarleySet(waiting: waiting, scans: scans, allowed: allowed, accepting: accepting)
+    }
+}
+
+/// A grow-only open-addressing hash set of Earley items (a Swift `Set` costs several times more here).
+struct EarleyItemTable {
+    private var slots: [UInt64]
+    private var count = 0
+
+    init(capacity: Int) {
+        var size = 64
+        while size < 2 * capacity { size <<= 1 }
+        slots = [UInt64](repeating: 0, count: size)
+    }
+
+    /// Inserts `item`; returns false if it was already there.
+    mutating func insert(_ item: EarleyItem) -> Bool {
+        // +1 on each half keeps every key non-zero (0 marks an empty slot); positions may be negative.
+        let key = (UInt64(UInt32(bitPattern: item.position &+ 1)) << 32) | UInt64(UInt32(bitPattern: item.origin &+ 1))
+        if 2 * (count + 1) > slots.count { grow() }
+        let mask = slots.count - 1
+        var h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while true {
+            let s = slots[h]
+            if s == key { return false }
+            if s == 0 { slots[h] = key; count += 1; return true }
+            h = (h + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        let mask = slots.count - 1
+        for key in old where key != 0 {
+            var h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            while slots[h] != 0 { h = (h + 1) & mask }
+            slots[h] = key
+        }
     }
 }

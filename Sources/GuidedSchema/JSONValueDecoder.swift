@@ -95,7 +95,7 @@ struct JSONValueDecoding: Decoder {
     }
 
     static func at(_ path: [any CodingKey]) -> String {
-        "at " + (path.isEmpty ? "the root" : path.map { "/" + JSONPointerPath.escape($0.intValue.map(String.init) ?? $0.stringValue) }.joined()) + ": "
+        "at " + (path.isEmpty ? "the root" : path.map { "/" + JSONPointer.escape($0.intValue.map(String.init) ?? $0.stringValue) }.joined()) + ": "
     }
 }
 

@@ -13,7 +13,9 @@
 /// - `#` starts a comment that runs to the end of the line.
 ///
 /// Errors (`GBNFError`) give the line, the column and what was expected. Duplicate rule definitions
-/// and references to undefined rules are errors.
+/// and references to undefined rules are errors. llama.cpp's token references (`<[1000]>`, `<think>`,
+/// `!<…>`) are refused with an error: a `Grammar` is over bytes, and a token match cannot be expressed
+/// exactly there.
 public enum GBNFParser {
     /// Largest number accepted in `{m,n}`.
     public static let maximumRepeatCount = 1_000_000
@@ -248,7 +250,7 @@ struct GBNFParserState {
             return try parseClass()
         case ".":
             i += 1
-            return GBNFCodePointRanges.allScalars.utf8Expression()
+            return CodePointSet.all.utf8Expression
         case "(":
             let open = i
             depth += 1
@@ -281,6 +283,9 @@ struct GBNFParserState {
                 return .rule(id)
             }
             if c == ":" { throw error("unexpected ':': a rule definition must start on a new line") }
+            if c == "<" || (c == "!" && i + 1 < s.count && s[i + 1] == "<") {
+                throw error("token references ('<[id]>', '<text>', '!<…>') are not supported: these grammars describe bytes, not tokens")
+            }
             throw error("expected an element (a string, a character class, '.', '(' or a rule name), found \(found)")
         }
     }
@@ -323,10 +328,10 @@ struct GBNFParserState {
             v = v << 4 | d
             i += 1
         }
-        if GBNFCodePointRanges.surrogates.contains(v) {
+        if CodePointSet.surrogates.contains(v) {
             throw error("escape denotes a surrogate code point, which UTF-8 cannot encode", at: escapeStart)
         }
-        if v > GBNFCodePointRanges.maxScalar {
+        if v > CodePointSet.maxScalar {
             throw error("escape denotes a value above U+10FFFF", at: escapeStart)
         }
         return v
@@ -350,7 +355,9 @@ struct GBNFParserState {
                 throw error("unterminated string literal starting at \(positionText(open)): expected '\"'")
             }
             if c == "\"" { i += 1; break }
-            bytes += GBNFCodePointRanges.encode(try parseChar(in: "string literal"))
+            // parseChar only returns scalar values (surrogates and values past U+10FFFF are errors).
+            let scalar = Unicode.Scalar(try parseChar(in: "string literal"))!
+            bytes += Array(String(Character(scalar)).utf8)
         }
         return bytes.isEmpty ? .empty : .bytes(bytes)
     }
@@ -360,8 +367,7 @@ struct GBNFParserState {
         i += 1
         var negated = false
         if current == "^" { negated = true; i += 1 }
-        var set = GBNFCodePointRanges()
-        var empty = true
+        var ranges: [ClosedRange<UInt32>] = []
         while true {
             guard let c = current else {
                 throw error("unterminated character class starting at \(positionText(open)): expected ']'")
@@ -375,12 +381,12 @@ struct GBNFParserState {
                 hi = try parseChar(in: "character class")
                 guard hi >= lo else { throw error("invalid range in character class: the end is before the start", at: loAt) }
             }
-            set.insert(lo...hi)
-            empty = false
+            ranges.append(lo...hi)
         }
-        if empty && !negated { throw error("empty character class '[]' matches nothing", at: open) }
-        let members = negated ? set.complement() : set.removingSurrogates()
+        if ranges.isEmpty && !negated { throw error("empty character class '[]' matches nothing", at: open) }
+        let set = CodePointSet(ranges: ranges)
+        let members = negated ? set.complement() : set
         if members.isEmpty { throw error("character class matches no character", at: open) }
-        return members.utf8Expression()
+        return members.utf8Expression
     }
 }

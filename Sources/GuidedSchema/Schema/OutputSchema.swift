@@ -109,16 +109,3 @@ extension OutputSchema {
         definitions.first { $0.name == name }?.schema
     }
 }
-
-/// RFC 6901 helpers for the pointers carried in errors.
-enum JSONPointer {
-    static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
-    static func unescape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-    }
-
-    static func appending(_ pointer: String, _ token: String) -> String { pointer + "/" + escape(token) }
-}

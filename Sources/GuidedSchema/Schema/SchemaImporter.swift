@@ -184,7 +184,7 @@ struct SchemaImporter {
             // enum/const beside type, or beside each other, are handled by the caller.
             if isEnumLike && (head == "type" || head == "enum" || head == "const") { continue }
             if let head {
-                if head == "$ref" && draft.refIgnoresSiblings {
+                if head == "$ref" && draft.refOverridesSiblings {
                     throw .unsupportedKeyword(keyword: key, pointer: p, reason: "is ignored beside $ref in \(draft.rawValue); remove it")
                 }
                 if head == "type" {

@@ -137,11 +137,11 @@ struct KeywordContext {
         valid = false
         errors.append(.init(
             instancePath: member.map(instancePath) ?? instancePath,
-            schemaPath: schemaPath + "/" + JSONPointerPath.escape(keyword), message: message))
+            schemaPath: schemaPath + "/" + JSONPointer.escape(keyword), message: message))
     }
 
-    func path(_ tokens: String...) -> String { tokens.map { "/" + JSONPointerPath.escape($0) }.joined() }
-    func instancePath(_ token: String) -> String { instancePath + "/" + JSONPointerPath.escape(token) }
+    func path(_ tokens: String...) -> String { tokens.map { "/" + JSONPointer.escape($0) }.joined() }
+    func instancePath(_ token: String) -> String { instancePath + "/" + JSONPointer.escape(token) }
 }
 
 extension SchemaEvaluation {

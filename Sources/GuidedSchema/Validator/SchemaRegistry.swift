@@ -101,12 +101,12 @@ public struct SchemaRegistry: Sendable {
         guard let rawFragment, !rawFragment.isEmpty else { return resource }
         let fragment = PercentDecoding.decode(rawFragment)
         if !fragment.hasPrefix("/") { return anchors[base + "#" + fragment] }
-        guard let tokens = JSONPointerPath.tokens(fragment) else { return nil }
+        guard let tokens = JSONPointer.tokens(fragment) else { return nil }
         // Walk the pointer, letting identifiers on the way move the base URI.
         var node = resource
         for token in tokens {
             let inner = node.entered()
-            guard let next = JSONPointerPath.step(inner.value, token) else { return nil }
+            guard let next = JSONPointer.step(inner.value, token) else { return nil }
             node = SchemaNode(value: next, base: inner.base, draft: inner.draft)
         }
         return node

@@ -1,11 +1,20 @@
 /// JSON Pointers (RFC 6901): how violations name instance and schema locations, and how `$ref` fragments
 /// address a subschema.
-public enum JSONPointerPath {
+public enum JSONPointer {
     /// Escapes one reference token (`~` to `~0`, `/` to `~1`).
     public static func escape(_ token: String) -> String {
         guard token.contains("~") || token.contains("/") else { return token }
         return token.replacing("~", with: "~0").replacing("/", with: "~1")
     }
+
+    /// Undoes `escape` for one reference token.
+    public static func unescape(_ token: String) -> String {
+        guard token.contains("~") else { return token }
+        return token.replacing("~1", with: "/").replacing("~0", with: "~")
+    }
+
+    /// `pointer` extended by one (unescaped) token.
+    public static func appending(_ pointer: String, _ token: String) -> String { pointer + "/" + escape(token) }
 
     /// The pointer text for a list of tokens (`""` for the whole document).
     public static func text(_ tokens: [String]) -> String {
@@ -17,7 +26,7 @@ public enum JSONPointerPath {
         if pointer.isEmpty { return [] }
         guard pointer.hasPrefix("/") else { return nil }
         return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
+            unescape(String($0))
         }
     }
 
