@@ -70,6 +70,13 @@ public struct ReferenceRecognizer: Sendable {
         return true
     }
 
+    /// The input followed by `bytes` is still a prefix of some sentence (the recognizer is unchanged):
+    /// what a brute-force token mask asks for each token's bytes.
+    public func canFeed(_ bytes: some Sequence<UInt8>) -> Bool {
+        var copy = self
+        return copy.feed(bytes)
+    }
+
     /// The grammar's language contains exactly `bytes`.
     public func accepts(_ bytes: some Sequence<UInt8>) -> Bool {
         var copy = self
