@@ -28,9 +28,6 @@ public enum JSONSchemaDraft: String, Sendable, CaseIterable, Comparable {
     /// The draft a JSON Schema Test Suite folder name designates.
     public init?(suiteName: String) { self.init(rawValue: suiteName) }
 
-    /// The JSON Schema Test Suite folder name of this draft (its raw value).
-    public var suiteName: String { rawValue }
-
     public static func < (a: JSONSchemaDraft, b: JSONSchemaDraft) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
