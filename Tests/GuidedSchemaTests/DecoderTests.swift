@@ -65,6 +65,17 @@ import Testing
         #expect(d[0].timeIntervalSince(d[1]) == 0.25)
     }
 
+    @Test func decimalsAreExactOrRefused() throws {
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: "0.1").description == "0.1")
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: "-12.50e3").description == "-12500")
+        do {
+            _ = try JSONValueDecoder().decode([Decimal].self, from: "[1, 1.234567890123456789012345678901234567891]")
+            Issue.record("rounded a 40-digit decimal")
+        } catch let error as DecodingError {
+            #expect(DecoderTests.debugDescription(error) == "at /1: 1.234567890123456789012345678901234567891 cannot be held exactly by Decimal")
+        }
+    }
+
     @Test func integersAreExact() throws {
         #expect(try JSONValueDecoder().decode(Int.self, from: "1e2") == 100)
         #expect(try JSONValueDecoder().decode(UInt64.self, from: "18446744073709551615") == UInt64.max)
