@@ -5,7 +5,7 @@
 /// table and the CONTEXTO/CONTEXTJ rules. Bidi rules (RFC 5893) and the A-label length of U-labels are
 /// not checked.
 enum Hostname {
-    static func isHostname(_ s: String, international: Bool) -> Bool {
+    static func isHostname(_ s: String, international: Bool, idna: Bool) -> Bool {
         var name = s
         if international {
             // IDNA label separators: the full stop and its ideographic / fullwidth / halfwidth forms.
@@ -15,18 +15,18 @@ enum Hostname {
         }
         guard !name.isEmpty, name.utf8.count <= 253 || !name.unicodeScalars.allSatisfy(\.isASCII) else { return false }
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard isLabel(label, international: international) else { return false }
+            guard isLabel(label, international: international, idna: idna) else { return false }
         }
         return true
     }
 
-    static func isLabel(_ label: Substring, international: Bool) -> Bool {
+    static func isLabel(_ label: Substring, international: Bool, idna: Bool) -> Bool {
         guard !label.isEmpty else { return false }
         if label.unicodeScalars.allSatisfy(\.isASCII) {
             guard label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return false }
             guard label.utf8.allSatisfy({ FormatChecker.isAlpha($0) || FormatChecker.isDigit($0) || $0 == UInt8(ascii: "-") }) else { return false }
             let u = Array(label.utf8)
-            if u.count >= 4, u[2] == UInt8(ascii: "-"), u[3] == UInt8(ascii: "-") {
+            if idna, u.count >= 4, u[2] == UInt8(ascii: "-"), u[3] == UInt8(ascii: "-") {
                 // Only A-labels ("xn--") may have hyphens in positions 3 and 4.
                 guard label.lowercased().hasPrefix("xn--"), let decoded = Punycode.decode(String(label.dropFirst(4))) else { return false }
                 return isULabel(decoded)

@@ -19,8 +19,13 @@ public struct JSONSchemaValidator: Sendable {
         /// `$ref` chains deeper than this are reported as a violation instead of overflowing the stack.
         public var maximumDepth: Int
 
-        public init(formatAssertion: Bool = false, maximumDepth: Int = 200) {
+        /// Draft 7 only (later drafts make these annotations): check that a string with
+        /// `contentEncoding: base64` decodes and that one with `contentMediaType: application/json` parses.
+        public var contentAssertion: Bool
+
+        public init(formatAssertion: Bool = false, contentAssertion: Bool = false, maximumDepth: Int = 200) {
             self.formatAssertion = formatAssertion
+            self.contentAssertion = contentAssertion
             self.maximumDepth = maximumDepth
         }
     }

@@ -73,7 +73,10 @@ final class SchemaEvaluation {
         instancePath: String, _ errors: inout [JSONSchemaViolation]
     ) -> EvaluatedLocations? {
         evaluate(
-            SchemaNode(value: schema, base: context.node.base, draft: context.node.draft, validationVocabulary: context.node.validationVocabulary),
+            SchemaNode(
+                value: schema, base: context.node.base, draft: context.node.draft,
+                validationVocabulary: context.node.validationVocabulary,
+                formatAssertionVocabulary: context.node.formatAssertionVocabulary),
             instance, instancePath,
             context.schemaPath + path, &errors)
     }
@@ -91,6 +94,7 @@ final class SchemaEvaluation {
         node.draft = meta.draft
         if let vocabularies = meta.value["$vocabulary"]?.objectValue {
             node.validationVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/validation") }
+            node.formatAssertionVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/format-assertion") }
         }
     }
 
