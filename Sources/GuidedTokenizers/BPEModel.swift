@@ -7,16 +7,16 @@
 ///   list merges first; `ignore_merges` looks the whole word up first; characters outside the vocabulary become
 ///   `<0xNN>` byte tokens before merging (byte fallback) or `unk`.
 /// - SentencePiece BPE: units are characters; the pair whose concatenation is the piece with the highest score
-///   merges first (ties: leftmost), so scores are turned into ranks; unknown symbols fall back to bytes after
-///   merging.
-/// In every family ties between equal ranks go to the leftmost pair. Merging uses a binary heap over a linked
-/// list of symbols, so a long word (SentencePiece encodes a whole text as one word) costs O(n log n).
+///   merges first, so scores are turned into ranks; unknown symbols fall back to bytes after merging.
+/// In every family ties between equal ranks go to the leftmost pair. Short words (most of them) use a flat
+/// array and a linear scan for the best pair; long words (SentencePiece encodes a whole text as one word) use a
+/// binary heap over a linked list, O(n log n).
 struct BPEModel: Sendable {
     enum Ranking: Sendable {
         /// Rank of the piece formed by concatenating two adjacent symbols, indexed by piece id.
-        case concatenation(ranks: [UInt32])
-        /// `(left id << 32 | right id)` → `(rank << 32 | merged id)`, from a merges list.
-        case pairs([UInt64: UInt64])
+        case concatenation(RankTable)
+        /// A merges list.
+        case pairs(PairTable)
     }
 
     enum Unit: Sendable { case byte, character }
@@ -38,6 +38,13 @@ struct BPEModel: Sendable {
     /// SentencePiece USER_DEFINED pieces: matched whole in the text before merging and never merged further.
     var userDefined: AddedTokenMatcher? = nil
 
+    /// Words with at most this many initial symbols use the flat scan.
+    static let shortWord = 48
+
+    static let noMerge: UInt64 = .max
+    static let frozenFlag: UInt8 = 1
+    static let unknownRunFlag: UInt8 = 2
+
     /// Appends the ids of word `p[0..<n]` to `out`.
     func encode(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         guard n > 0 else { return }
@@ -45,13 +52,31 @@ struct BPEModel: Sendable {
             let id = pieces.lookup(p, n)
             if id >= 0 { out.append(Int(id)); return }
         }
-        scratch.reset()
+        scratch.reserve(n)
+        let count = initialSymbols(p, n, scratch)
+        if count <= Self.shortWord {
+            mergeShort(p, count, scratch)
+            emitShort(p, count: scratch.liveCount, scratch, &out)
+        } else {
+            mergeLong(p, count, scratch)
+            emitLinked(p, scratch, &out)
+        }
+    }
+
+    /// Splits the word into units (bytes or characters, user-defined pieces whole); returns the symbol count.
+    @inline(__always)
+    private func initialSymbols(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch) -> Int {
+        let start = s.start, end = s.end, ids = s.id, flags = s.flags
+        var count = 0
+        @inline(__always) func push(_ a: Int, _ b: Int, _ id: Int32, _ flag: UInt8) {
+            start[count] = Int32(a); end[count] = Int32(b); ids[count] = id; flags[count] = flag
+            count += 1
+        }
         let word = UnsafeBufferPointer(start: p, count: n)
         var i = 0
         while i < n {
             if let userDefined, let hit = userDefined.match(word, at: i) {
-                scratch.append(start: i, end: i + hit.length, id: Int32(hit.id))
-                scratch.frozen[scratch.count - 1] = true
+                push(i, i + hit.length, Int32(hit.id), Self.frozenFlag)
                 i += hit.length
                 continue
             }
@@ -64,90 +89,158 @@ struct BPEModel: Sendable {
             let id = pieces.lookup(p + i, len)
             if id < 0 && fallbackBeforeMerging {
                 if let fallback = byteFallback {
-                    for k in 0..<len { scratch.append(start: i + k, end: i + k + 1, id: fallback[Int(p[i + k])]) }
+                    for k in 0..<len { push(i + k, i + k + 1, fallback[Int(p[i + k])], 0) }
                 } else if let unk = unknownID {
-                    if fuseUnknown, let last = scratch.lastIndex, scratch.id[last] == unk, scratch.unknownRun[last] {
-                        scratch.end[last] = Int32(i + len)
+                    if fuseUnknown && count > 0 && flags[count - 1] & Self.unknownRunFlag != 0 {
+                        end[count - 1] = Int32(i + len)
                     } else {
-                        scratch.append(start: i, end: i + len, id: unk)
-                        scratch.unknownRun[scratch.count - 1] = true
+                        push(i, i + len, unk, Self.unknownRunFlag)
                     }
                 } else {
-                    scratch.append(start: i, end: i + len, id: -1)
+                    push(i, i + len, -1, 0)
                 }
             } else {
-                scratch.append(start: i, end: i + len, id: id)
+                push(i, i + len, id, 0)
             }
             i += len
         }
-        let count = scratch.count
-        for k in 0..<count {
-            scratch.prev.append(Int32(k - 1))
-            scratch.next.append(k + 1 < count ? Int32(k + 1) : -1)
-        }
-        for k in 0..<(count - 1) { consider(Int32(k), Int32(k + 1), p, scratch) }
-        while let top = scratch.popHeap() {
-            let l = Int(top.left), r = Int(top.right)
-            guard scratch.start[l] >= 0, scratch.start[r] >= 0, scratch.next[l] == top.right,
-                  scratch.end[r] - scratch.start[l] == top.length else { continue }
-            scratch.end[l] = scratch.end[r]
-            scratch.id[l] = top.merged
-            scratch.unknownRun[l] = false
-            scratch.start[r] = -1
-            let after = scratch.next[r]
-            scratch.next[l] = after
-            if after >= 0 { scratch.prev[Int(after)] = top.left }
-            consider(scratch.prev[l], top.left, p, scratch)
-            consider(top.left, after, p, scratch)
-        }
-        var k: Int32 = 0
-        var previousUnknown = false
-        while k >= 0 {
-            let s = Int(k)
-            let id = scratch.id[s]
-            let wasUnknown = previousUnknown
-            previousUnknown = false
-            if id >= 0 {
-                out.append(Int(id))
-            } else if let fallback = byteFallback {
-                for b in Int(scratch.start[s])..<Int(scratch.end[s]) { out.append(Int(fallback[Int(p[b])])) }
-            } else if let unk = unknownID {
-                if !(fuseUnknown && wasUnknown) { out.append(Int(unk)) }
-                previousUnknown = true
-            } else {
-                // Unreachable by construction: loaders refuse models that can meet an unknown symbol with
-                // neither byte fallback nor unk (byte-level vocabularies must hold all 256 bytes).
-                assertionFailure("BPE met an unknown symbol with no fallback")
-            }
-            k = scratch.next[s]
+        return count
+    }
+
+    /// `(rank << 32 | merged id)` of merging symbols `l` and `r`, or `noMerge`.
+    @inline(__always)
+    private func mergeValue(_ l: Int, _ r: Int, _ p: UnsafePointer<UInt8>, _ s: BPEScratch) -> UInt64 {
+        if (s.flags[l] | s.flags[r]) & Self.frozenFlag != 0 { return Self.noMerge }
+        switch ranking {
+        case .concatenation(let ranks):
+            let a = Int(s.start[l])
+            let id = pieces.lookup(p + a, Int(s.end[r]) - a)
+            guard id >= 0 else { return Self.noMerge }
+            return UInt64(ranks.storage.ranks[Int(id)]) << 32 | UInt64(UInt32(id))
+        case .pairs(let table):
+            let a = s.id[l], b = s.id[r]
+            guard a >= 0, b >= 0, let v = table.lookup(a, b) else { return Self.noMerge }
+            return v
         }
     }
 
-    /// Pushes the merge of adjacent symbols `l`, `r` if the model has one.
-    @inline(__always)
-    private func consider(_ l: Int32, _ r: Int32, _ p: UnsafePointer<UInt8>, _ scratch: BPEScratch) {
-        guard l >= 0, r >= 0, !scratch.frozen[Int(l)], !scratch.frozen[Int(r)] else { return }
-        let start = scratch.start[Int(l)], end = scratch.end[Int(r)]
-        let rank: UInt32, merged: Int32
-        switch ranking {
-        case .concatenation(let ranks):
-            let id = pieces.lookup(p + Int(start), Int(end - start))
-            guard id >= 0 else { return }
-            rank = ranks[Int(id)]
-            merged = id
-        case .pairs(let table):
-            let a = scratch.id[Int(l)], b = scratch.id[Int(r)]
-            guard a >= 0, b >= 0, let v = table[UInt64(UInt32(a)) << 32 | UInt64(UInt32(b))] else { return }
-            rank = UInt32(truncatingIfNeeded: v >> 32)
-            merged = Int32(truncatingIfNeeded: v & 0xFFFF_FFFF)
+    /// Flat scan: the pair values of adjacent symbols live in `key`; merging removes one slot.
+    private func mergeShort(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch) {
+        var count = n
+        let key = s.key
+        for k in 0..<(count - 1) { key[k] = mergeValue(k, k + 1, p, s) }
+        if count > 0 { key[count - 1] = Self.noMerge }
+        while count > 1 {
+            // Lowest rank, leftmost on ties (strict < keeps the first).
+            var best = 0
+            var bestValue = key[0]
+            for k in 1..<(count - 1) where key[k] >> 32 < bestValue >> 32 {
+                best = k
+                bestValue = key[k]
+            }
+            if bestValue == Self.noMerge { break }
+            s.end[best] = s.end[best + 1]
+            s.id[best] = Int32(truncatingIfNeeded: bestValue & 0xFFFF_FFFF)
+            s.flags[best] = 0
+            let tail = count - best - 2
+            if tail > 0 {
+                (s.start + best + 1).update(from: s.start + best + 2, count: tail)
+                (s.end + best + 1).update(from: s.end + best + 2, count: tail)
+                (s.id + best + 1).update(from: s.id + best + 2, count: tail)
+                (s.flags + best + 1).update(from: s.flags + best + 2, count: tail)
+                (key + best + 1).update(from: key + best + 2, count: tail)
+            }
+            count -= 1
+            key[best] = best + 1 < count ? mergeValue(best, best + 1, p, s) : Self.noMerge
+            if best > 0 { key[best - 1] = mergeValue(best - 1, best, p, s) }
         }
-        scratch.pushHeap(.init(key: UInt64(rank) << 32 | UInt64(UInt32(start)), left: l, right: r,
-                               length: end - start, merged: merged))
+        s.liveCount = count
+    }
+
+    @inline(__always)
+    private func emitSymbol(_ k: Int, _ p: UnsafePointer<UInt8>, _ s: BPEScratch, _ out: inout [Int], _ previousUnknown: inout Bool) {
+        let id = s.id[k]
+        let wasUnknown = previousUnknown
+        previousUnknown = false
+        if id >= 0 {
+            out.append(Int(id))
+        } else if let fallback = byteFallback {
+            for b in Int(s.start[k])..<Int(s.end[k]) { out.append(Int(fallback[Int(p[b])])) }
+        } else if let unk = unknownID {
+            if !(fuseUnknown && wasUnknown) { out.append(Int(unk)) }
+            previousUnknown = true
+        } else {
+            // Unreachable by construction: loaders refuse models that can meet an unknown symbol with
+            // neither byte fallback nor unk (byte-level vocabularies must hold all 256 bytes).
+            assertionFailure("BPE met an unknown symbol with no fallback")
+        }
+    }
+
+    private func emitShort(_ p: UnsafePointer<UInt8>, count: Int, _ s: BPEScratch, _ out: inout [Int]) {
+        var previousUnknown = false
+        for k in 0..<count { emitSymbol(k, p, s, &out, &previousUnknown) }
+    }
+
+    /// Heap over a linked list of symbols; a candidate is stale once either side changed.
+    private func mergeLong(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch) {
+        let prev = s.prev, next = s.next
+        for k in 0..<n {
+            prev[k] = Int32(k - 1)
+            next[k] = k + 1 < n ? Int32(k + 1) : -1
+        }
+        s.heapCount = 0
+        @inline(__always) func consider(_ l: Int32, _ r: Int32) {
+            guard l >= 0, r >= 0 else { return }
+            let v = mergeValue(Int(l), Int(r), p, s)
+            guard v != Self.noMerge else { return }
+            s.push(.init(key: (v >> 32) << 32 | UInt64(UInt32(s.start[Int(l)])), left: l, right: r,
+                         length: s.end[Int(r)] - s.start[Int(l)], merged: Int32(truncatingIfNeeded: v & 0xFFFF_FFFF)))
+        }
+        for k in 0..<(n - 1) { consider(Int32(k), Int32(k + 1)) }
+        while let top = s.pop() {
+            let l = Int(top.left), r = Int(top.right)
+            guard s.start[l] >= 0, s.start[r] >= 0, next[l] == top.right,
+                  s.end[r] - s.start[l] == top.length else { continue }
+            s.end[l] = s.end[r]
+            s.id[l] = top.merged
+            s.flags[l] = 0
+            s.start[r] = -1
+            let after = next[r]
+            next[l] = after
+            if after >= 0 { prev[Int(after)] = top.left }
+            consider(prev[l], top.left)
+            consider(top.left, after)
+        }
+    }
+
+    private func emitLinked(_ p: UnsafePointer<UInt8>, _ s: BPEScratch, _ out: inout [Int]) {
+        var previousUnknown = false
+        var k: Int32 = 0
+        while k >= 0 {
+            emitSymbol(Int(k), p, s, &out, &previousUnknown)
+            k = s.next[Int(k)]
+        }
     }
 }
 
-/// Reusable working memory for `BPEModel.encode`: arrays keep their capacity between words, so encoding
-/// allocates only when a word is longer than any seen before. Not `Sendable`: one per encoding call chain.
+/// Piece ranks for concatenation ranking, in raw immutable storage.
+struct RankTable: Sendable {
+    /// `@unchecked Sendable`: written only in `init`, read-only afterwards.
+    final class Storage: @unchecked Sendable {
+        let ranks: UnsafeMutablePointer<UInt32>
+        init(_ values: [UInt32]) {
+            ranks = .allocate(capacity: max(values.count, 1))
+            ranks.initialize(from: values, count: values.count)
+        }
+        deinit { ranks.deallocate() }
+    }
+    let storage: Storage
+    init(_ values: [UInt32]) { storage = Storage(values) }
+}
+
+/// Reusable working memory for `BPEModel.encode`, grown to the longest word seen so far: encoding a word
+/// allocates nothing. Raw buffers rather than arrays keep the inner loop free of bounds and exclusivity checks
+/// (every index is below `capacity`, which `reserve` guarantees). Not `Sendable`: one per encoder.
 final class BPEScratch {
     struct Candidate {
         /// rank << 32 | start byte of the left symbol: lowest rank first, then leftmost.
@@ -158,41 +251,44 @@ final class BPEScratch {
         var merged: Int32
     }
 
-    var start: [Int32] = []
-    var end: [Int32] = []
-    var id: [Int32] = []
-    var unknownRun: [Bool] = []
-    var frozen: [Bool] = []
-    var prev: [Int32] = []
-    var next: [Int32] = []
-    var heap: [Candidate] = []
+    private(set) var capacity = 0
+    private(set) var start = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var end = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var id = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var flags = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private(set) var key = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+    private(set) var prev = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private(set) var next = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// At most n - 1 initial candidates plus 2 per merge: below 3n.
+    private(set) var heap = UnsafeMutablePointer<Candidate>.allocate(capacity: 1)
+    var heapCount = 0
+    var liveCount = 0
 
-    var count: Int { start.count }
-    var lastIndex: Int? { start.isEmpty ? nil : start.count - 1 }
+    init() { reserve(64) }
 
-    func reset() {
-        start.removeAll(keepingCapacity: true)
-        end.removeAll(keepingCapacity: true)
-        id.removeAll(keepingCapacity: true)
-        unknownRun.removeAll(keepingCapacity: true)
-        frozen.removeAll(keepingCapacity: true)
-        prev.removeAll(keepingCapacity: true)
-        next.removeAll(keepingCapacity: true)
-        heap.removeAll(keepingCapacity: true)
+    deinit { free() }
+
+    private func free() {
+        start.deallocate(); end.deallocate(); id.deallocate(); flags.deallocate()
+        key.deallocate(); prev.deallocate(); next.deallocate(); heap.deallocate()
+    }
+
+    /// Room for a word of `n` bytes (at most `n` symbols).
+    @inline(__always)
+    func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        free()
+        let c = max(n, capacity * 2)
+        start = .allocate(capacity: c); end = .allocate(capacity: c); id = .allocate(capacity: c)
+        flags = .allocate(capacity: c); key = .allocate(capacity: c); prev = .allocate(capacity: c)
+        next = .allocate(capacity: c); heap = .allocate(capacity: 3 * c + 3)
+        capacity = c
     }
 
     @inline(__always)
-    func append(start s: Int, end e: Int, id i: Int32) {
-        start.append(Int32(s))
-        end.append(Int32(e))
-        id.append(i)
-        unknownRun.append(false)
-        frozen.append(false)
-    }
-
-    func pushHeap(_ c: Candidate) {
-        heap.append(c)
-        var i = heap.count - 1
+    func push(_ c: Candidate) {
+        var i = heapCount
+        heapCount += 1
         while i > 0 {
             let parent = (i - 1) >> 1
             if heap[parent].key <= c.key { break }
@@ -202,12 +298,15 @@ final class BPEScratch {
         heap[i] = c
     }
 
-    func popHeap() -> Candidate? {
-        guard let top = heap.first else { return nil }
-        let last = heap.removeLast()
-        if heap.isEmpty { return top }
+    @inline(__always)
+    func pop() -> Candidate? {
+        guard heapCount > 0 else { return nil }
+        let top = heap[0]
+        heapCount -= 1
+        let n = heapCount
+        if n == 0 { return top }
+        let last = heap[n]
         var i = 0
-        let n = heap.count
         while true {
             let l = 2 * i + 1
             if l >= n { break }

@@ -1,44 +1,63 @@
 /// Model-space pieces (the strings the BPE merges work on) with an open-addressing hash index from bytes to
-/// id. One flat byte buffer, one offset table and one slot array: no per-token allocation, a few MB for 250k
-/// tokens, and lookups that compare bytes in place (no key copies) for the encode inner loop.
+/// id. One flat byte buffer, one offset table and one slot table, allocated once and immutable afterwards:
+/// no per-token allocation, a few MB for 250k tokens, and lookups that compare bytes in place through raw
+/// pointers (no key copies, no array bookkeeping) in the encode inner loop.
 struct PieceTable: Sendable {
-    /// Concatenated piece bytes; `offsets[i] ..< offsets[i + 1]` is piece i (may be empty: not indexed).
-    let bytes: [UInt8]
-    let offsets: [UInt32]
-    /// Open-addressing slots holding piece ids, -1 when empty; the count is a power of two.
-    private let slots: [Int32]
+    /// Owns the tables. `@unchecked Sendable`: written only in `init`, read-only afterwards.
+    final class Storage: @unchecked Sendable {
+        let bytes: UnsafeMutablePointer<UInt8>
+        let byteCount: Int
+        let offsets: UnsafeMutablePointer<UInt32>
+        let count: Int
+        let slots: UnsafeMutablePointer<Int32>
+        let mask: Int
 
-    /// Indexes every id in `indexed`; returns nil with the first duplicated id pair if two indexed pieces
-    /// have the same bytes.
-    init(bytes: [UInt8], offsets: [UInt32], indexed: (Int) -> Bool) throws(DuplicatePiece) {
-        self.bytes = bytes
-        self.offsets = offsets
-        let count = offsets.count - 1
-        var capacity = 16
-        while capacity < count * 2 { capacity <<= 1 }
-        var slots = [Int32](repeating: -1, count: capacity)
-        let mask = capacity - 1
-        try bytes.withUnsafeBufferPointer { b throws(DuplicatePiece) in
-            for id in 0..<count where indexed(id) {
-                let start = Int(offsets[id]), end = Int(offsets[id + 1])
-                var slot = Int(truncatingIfNeeded: PieceTable.hash(b.baseAddress! + start, end - start)) & mask
-                while slots[slot] >= 0 {
-                    let other = Int(slots[slot])
-                    let os = Int(offsets[other]), oe = Int(offsets[other + 1])
-                    if oe - os == end - start && memcmpEqual(b.baseAddress! + os, b.baseAddress! + start, end - start) {
-                        throw DuplicatePiece(first: other, second: id)
-                    }
-                    slot = (slot + 1) & mask
-                }
-                slots[slot] = Int32(id)
-            }
+        init(bytes: [UInt8], offsets: [UInt32], capacity: Int) {
+            byteCount = bytes.count
+            self.bytes = .allocate(capacity: max(bytes.count, 1))
+            self.bytes.initialize(from: bytes, count: bytes.count)
+            count = offsets.count - 1
+            self.offsets = .allocate(capacity: offsets.count)
+            self.offsets.initialize(from: offsets, count: offsets.count)
+            slots = .allocate(capacity: capacity)
+            slots.initialize(repeating: -1, count: capacity)
+            mask = capacity - 1
         }
-        self.slots = slots
+
+        deinit {
+            bytes.deallocate()
+            offsets.deallocate()
+            slots.deallocate()
+        }
     }
+
+    let storage: Storage
 
     struct DuplicatePiece: Error { let first: Int, second: Int }
 
-    var count: Int { offsets.count - 1 }
+    /// Indexes every id for which `indexed` is true; throws if two indexed pieces have the same bytes.
+    init(bytes: [UInt8], offsets: [UInt32], indexed: (Int) -> Bool) throws(DuplicatePiece) {
+        let count = offsets.count - 1
+        var capacity = 16
+        while capacity < count * 2 { capacity <<= 1 }
+        let s = Storage(bytes: bytes, offsets: offsets, capacity: capacity)
+        for id in 0..<count where indexed(id) {
+            let start = Int(s.offsets[id]), end = Int(s.offsets[id + 1])
+            var slot = Int(truncatingIfNeeded: PieceTable.hash(s.bytes + start, end - start)) & s.mask
+            while s.slots[slot] >= 0 {
+                let other = Int(s.slots[slot])
+                let os = Int(s.offsets[other]), oe = Int(s.offsets[other + 1])
+                if oe - os == end - start && memcmpEqual(s.bytes + os, s.bytes + start, end - start) {
+                    throw DuplicatePiece(first: other, second: id)
+                }
+                slot = (slot + 1) & s.mask
+            }
+            s.slots[slot] = Int32(id)
+        }
+        storage = s
+    }
+
+    var count: Int { storage.count }
 
     @inline(__always)
     static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
@@ -50,20 +69,14 @@ struct PieceTable: Sendable {
     /// The id of the piece whose bytes are `p[0..<n]`, or -1.
     @inline(__always)
     func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
-        slots.withUnsafeBufferPointer { s in
-            bytes.withUnsafeBufferPointer { b in
-                offsets.withUnsafeBufferPointer { o in
-                    let mask = s.count - 1
-                    var slot = Int(truncatingIfNeeded: PieceTable.hash(p, n)) & mask
-                    while true {
-                        let id = s[slot]
-                        if id < 0 { return -1 }
-                        let os = Int(o[Int(id)]), oe = Int(o[Int(id) + 1])
-                        if oe - os == n && (n == 0 || memcmpEqual(b.baseAddress! + os, p, n)) { return id }
-                        slot = (slot + 1) & mask
-                    }
-                }
-            }
+        let s = storage
+        var slot = Int(truncatingIfNeeded: PieceTable.hash(p, n)) & s.mask
+        while true {
+            let id = s.slots[slot]
+            if id < 0 { return -1 }
+            let os = Int(s.offsets[Int(id)]), oe = Int(s.offsets[Int(id) + 1])
+            if oe - os == n && memcmpEqual(s.bytes + os, p, n) { return id }
+            slot = (slot + 1) & s.mask
         }
     }
 
@@ -71,10 +84,8 @@ struct PieceTable: Sendable {
         piece.withUnsafeBufferPointer { $0.isEmpty ? -1 : lookup($0.baseAddress!, $0.count) }
     }
 
-    func piece(_ id: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[id])..<Int(offsets[id + 1])] }
-
     /// Bytes held, for memory reports.
-    var memoryFootprint: Int { bytes.count + offsets.count * 4 + slots.count * 4 }
+    var memoryFootprint: Int { storage.byteCount + (storage.count + 1) * 4 + (storage.mask + 1) * 4 }
 }
 
 @inline(__always)

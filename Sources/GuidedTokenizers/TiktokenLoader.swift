@@ -101,7 +101,7 @@ enum TiktokenLoader {
         do { regex = try PCRE2Regex(pattern) } catch { throw TokenizerError(file: file, .badPattern(error)) }
         let vocabulary = TokenVocabulary(bytes: tokenBytes, offsets: tokenOffsets,
                                          specialTokenIDs: Set(specialIDs.values), eosTokenIDs: eos)
-        let model = BPEModel(pieces: table, ranking: .concatenation(ranks: (0..<UInt32(mergeable)).map { $0 }),
+        let model = BPEModel(pieces: table, ranking: .concatenation(RankTable((0..<UInt32(mergeable)).map { $0 })),
                              unit: .byte, wholeWordFirst: true, byteFallback: nil, fallbackBeforeMerging: false,
                              unknownID: nil, fuseUnknown: false)
         return Tokenizer(format: .tiktoken, vocabulary: vocabulary, model: model, normalizers: [],

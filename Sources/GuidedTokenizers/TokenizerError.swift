@@ -3,7 +3,7 @@ import PCRE2Kit
 /// A tokenizer file that cannot be loaded: which file, and what is wrong with it (with a line or byte offset
 /// where one exists). Loading never traps on bad input; every problem surfaces as one of these.
 public struct TokenizerError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Problem: Sendable, Equatable {
+    public enum Problem: Error, Sendable, Equatable {
         case cannotRead(String)
         /// The file name does not say which format it is (`.tiktoken`, `tokenizer.json`, `.model`).
         case unknownFormat

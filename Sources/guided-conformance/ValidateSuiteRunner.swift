@@ -57,7 +57,7 @@ struct ValidateSuiteRunner {
                         if passed { tally.requiredPassed += 1 }
                     }
                     if !passed {
-                        let name = "\(draft.rawValue)/\(relative): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?") (expected \(expected ? "valid" : "invalid"))"
+                        let name = "\(draft.suiteName)/\(relative): \(group["description"]?.stringValue ?? "?") / \(test["description"]?.stringValue ?? "?") (expected \(expected ? "valid" : "invalid"))"
                         onFailure(name)
                     }
                 }

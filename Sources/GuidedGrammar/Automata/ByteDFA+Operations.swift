@@ -99,37 +99,14 @@ extension ByteDFA {
         }
         guard live[0] else { return .emptyLanguage }
 
-        // Moore refinement over live states; -1 is the dead block.
-        var block = [Int32](repeating: -1, count: n)
-        for s in 0..<n where live[s] { block[s] = accepting[s] ? 1 : 0 }
-        var blockCount = 0
-        while true {
-            var signatures: [[Int32]: Int32] = [:]
-            var next = [Int32](repeating: -1, count: n)
-            var signature = [Int32](repeating: 0, count: classCount + 1)
-            for s in 0..<n where live[s] {
-                signature[0] = block[s]
-                for c in 0..<classCount {
-                    let t = table[s * classCount + c]
-                    signature[c + 1] = t >= 0 && live[Int(t)] ? block[Int(t)] : -1
-                }
-                if let id = signatures[signature] {
-                    next[s] = id
-                } else {
-                    let id = Int32(signatures.count)
-                    signatures[signature] = id
-                    next[s] = id
-                }
-            }
-            block = next
-            if signatures.count == blockCount { break }
-            blockCount = signatures.count
-        }
-
+        var block = Self.hopcroftBlocks(table: table, classCount: classCount, accepting: accepting, live: live)
+        let blockCount = (block.max() ?? -1) + 1
+        for s in 0..<n where !live[s] { block[s] = -1 }
+        let blockCountInt = Int(blockCount)
         // Number blocks in BFS order from the start block.
-        var representative = [Int](repeating: -1, count: blockCount)
+        var representative = [Int](repeating: -1, count: blockCountInt)
         for s in 0..<n where live[s] && representative[Int(block[s])] < 0 { representative[Int(block[s])] = s }
-        var order = [Int32](repeating: -1, count: blockCount)
+        var order = [Int32](repeating: -1, count: blockCountInt)
         var queue: [Int32] = [block[0]]
         order[Int(block[0])] = 0
         var head = 0
@@ -149,7 +126,7 @@ extension ByteDFA {
         var classMap = [Int](repeating: 0, count: classCount)
         var keptClasses: [Int] = []
         for c in 0..<classCount {
-            var column = [Int32](repeating: -1, count: blockCount)
+            var column = [Int32](repeating: -1, count: blockCountInt)
             for (i, b) in queue.enumerated() {
                 let t = table[representative[Int(b)] * classCount + c]
                 column[i] = t >= 0 && live[Int(t)] ? order[Int(block[Int(t)])] : -1
@@ -161,8 +138,8 @@ extension ByteDFA {
             }
         }
         let newClassCount = keptClasses.count
-        var newTable = [Int32](repeating: -1, count: blockCount * newClassCount)
-        var newAccepting = [Bool](repeating: false, count: blockCount)
+        var newTable = [Int32](repeating: -1, count: blockCountInt * newClassCount)
+        var newAccepting = [Bool](repeating: false, count: blockCountInt)
         for (i, b) in queue.enumerated() {
             let rep = representative[Int(b)]
             newAccepting[i] = accepting[rep]
@@ -173,5 +150,111 @@ extension ByteDFA {
         }
         let newClassOf = (0..<256).map { UInt8(classMap[Int(classOf[$0])]) }
         return ByteDFA(classOf: newClassOf, classCount: newClassCount, table: newTable, accepting: newAccepting)
+    }
+
+    /// Hopcroft's partition refinement over the live states (dead and non-live states form one
+    /// implicit sink). Returns a block number per state (meaningful for live states only), with the
+    /// blocks numbered densely from 0. - Complexity: O(k·n·log n) for n states and k classes.
+    static func hopcroftBlocks(table: [Int32], classCount k: Int, accepting: [Bool], live: [Bool]) -> [Int32] {
+        let n = live.count
+        let sink = n  // stands for -1 and every non-live state
+        let total = n + 1
+        func target(_ s: Int, _ c: Int) -> Int {
+            if s == sink { return sink }
+            let t = Int(table[s * k + c])
+            return t >= 0 && live[t] ? t : sink
+        }
+        // Inverse transitions per class, as CSR arrays.
+        var inverseStart = [Int](repeating: 0, count: k * total + 1)
+        for s in 0...n { for c in 0..<k { inverseStart[c * total + target(s, c) + 1] += 1 } }
+        for i in 0..<(k * total) { inverseStart[i + 1] += inverseStart[i] }
+        var fill = inverseStart
+        var inverse = [Int32](repeating: 0, count: inverseStart[k * total])
+        for s in 0...n {
+            for c in 0..<k {
+                let key = c * total + target(s, c)
+                inverse[fill[key]] = Int32(s)
+                fill[key] += 1
+            }
+        }
+
+        // Partition as one array of elements; each block is a contiguous slice.
+        var elements = [Int](0...n)
+        var location = [Int](0...n)
+        var blockOf = [Int](repeating: 0, count: total)
+        var first: [Int] = [], end: [Int] = [], marked: [Int] = []
+        // Initial blocks: non-accepting (with the sink) and accepting.
+        var order = (0...n).filter { $0 == sink || !accepting[$0] }
+        let acceptingStates = (0..<n).filter { live[$0] && accepting[$0] }
+        let nonLive = order.filter { $0 != sink && !live[$0] }
+        order = order.filter { $0 == sink || live[$0] } + nonLive
+        let all = order + acceptingStates
+        for (i, s) in all.enumerated() { elements[i] = s; location[s] = i }
+        first.append(0); end.append(order.count); marked.append(0)
+        if !acceptingStates.isEmpty {
+            first.append(order.count); end.append(total); marked.append(0)
+            for s in acceptingStates { blockOf[s] = 1 }
+        }
+        var inWorklist = [Bool](repeating: false, count: 2 * k)
+        var worklist: [(Int, Int)] = []
+        let initial = first.count == 2 && (end[1] - first[1]) < (end[0] - first[0]) ? 1 : 0
+        for c in 0..<k { worklist.append((initial, c)); inWorklist[initial * k + c] = true }
+
+        var touched: [Int] = []
+        var splitter: [Int] = []
+        while let (b, c) = worklist.popLast() {
+            inWorklist[b * k + c] = false
+            splitter.removeAll(keepingCapacity: true)
+            splitter.append(contentsOf: elements[first[b]..<end[b]])
+            for t in splitter {
+                let key = c * total + t
+                for i in inverseStart[key]..<inverseStart[key + 1] {
+                    let p = Int(inverse[i])
+                    let y = blockOf[p]
+                    let pos = location[p]
+                    let boundary = first[y] + marked[y]
+                    guard pos >= boundary else { continue }  // already marked
+                    if marked[y] == 0 { touched.append(y) }
+                    let other = elements[boundary]
+                    elements[boundary] = p; location[p] = boundary
+                    elements[pos] = other; location[other] = pos
+                    marked[y] += 1
+                }
+            }
+            for y in touched {
+                let m = marked[y]
+                marked[y] = 0
+                let size = end[y] - first[y]
+                guard m < size else { continue }
+                // Split: the marked prefix becomes a new block.
+                let z = first.count
+                first.append(first[y]); end.append(first[y] + m); marked.append(0)
+                first[y] += m
+                for i in first[z]..<end[z] { blockOf[elements[i]] = z }
+                inWorklist.append(contentsOf: repeatElement(false, count: k))
+                let smaller = m <= size - m ? z : y
+                for a in 0..<k {
+                    if inWorklist[y * k + a] {
+                        worklist.append((z, a)); inWorklist[z * k + a] = true
+                    } else {
+                        worklist.append((smaller, a)); inWorklist[smaller * k + a] = true
+                    }
+                }
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+
+        // Dense numbering of the blocks that hold live states.
+        var number = [Int32](repeating: -1, count: first.count)
+        var next: Int32 = 0
+        var result = [Int32](repeating: -1, count: n)
+        let sinkBlock = blockOf[sink]
+        for s in 0..<n where live[s] {
+            let b = blockOf[s]
+            precondition(b != sinkBlock, "a live state cannot be equivalent to the dead state")
+            if number[b] < 0 { number[b] = next; next += 1 }
+            result[s] = number[b]
+        }
+        return result
     }
 }

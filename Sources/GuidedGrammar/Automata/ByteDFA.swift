@@ -88,8 +88,21 @@ public struct ByteDFA: Hashable, Sendable {
 
     static func subsetConstruction(_ nfa: ByteNFA, limit: Int) throws(AutomatonError) -> ByteDFA {
         let (classOf, classCount) = nfa.byteClasses()
-        var representative = [UInt8](repeating: 0, count: classCount)
-        for b in (0..<256).reversed() { representative[Int(classOf[b])] = UInt8(b) }
+        // Each edge's set as a list of classes, so a state's moves are bucketed by class directly.
+        var classesOfSet: [ByteSet: [Int]] = [:]
+        let edgeClasses: [[[Int]]] = nfa.edges.map { list in
+            list.map { e in
+                if let c = classesOfSet[e.set] { return c }
+                var seen = [Bool](repeating: false, count: classCount)
+                var cs: [Int] = []
+                for b in e.set.members where !seen[Int(classOf[Int(b)])] {
+                    seen[Int(classOf[Int(b)])] = true
+                    cs.append(Int(classOf[Int(b)]))
+                }
+                classesOfSet[e.set] = cs
+                return cs
+            }
+        }
 
         var mark = [Int](repeating: -1, count: nfa.stateCount)
         var generation = 0
@@ -111,6 +124,8 @@ public struct ByteDFA: Hashable, Sendable {
         }
 
         var ids: [[Int32]: Int32] = [:]
+        /// DFA state per kernel (the sorted move targets before closure): skips repeated closures.
+        var kernelIDs: [[Int32]: Int32] = [:]
         var sets: [[Int32]] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
@@ -125,19 +140,32 @@ public struct ByteDFA: Hashable, Sendable {
             return id
         }
         _ = try add(closure([nfa.start]))
+        var buckets = [[Int32]](repeating: [], count: classCount)
+        var touched: [Int] = []
         var i = 0
         while i < sets.count {
-            let current = sets[i]
-            for c in 0..<classCount {
-                let b = representative[c]
-                var targets: [Int32] = []
-                for s in current {
-                    for e in nfa.edges[Int(s)] where e.set.contains(b) { targets.append(e.target) }
+            for s in sets[i] {
+                for (k, e) in nfa.edges[Int(s)].enumerated() {
+                    for c in edgeClasses[Int(s)][k] {
+                        if buckets[c].isEmpty { touched.append(c) }
+                        buckets[c].append(e.target)
+                    }
                 }
-                if targets.isEmpty { continue }
-                let id = try add(closure(targets))
+            }
+            for c in touched {
+                var kernel = buckets[c]
+                buckets[c].removeAll(keepingCapacity: true)
+                kernel.sort()
+                var id: Int32
+                if let known = kernelIDs[kernel] {
+                    id = known
+                } else {
+                    id = try add(closure(kernel))
+                    kernelIDs[kernel] = id
+                }
                 table[i * classCount + c] = id
             }
+            touched.removeAll(keepingCapacity: true)
             i += 1
         }
         return ByteDFA(classOf: classOf, classCount: classCount, table: table, accepting: accepting)

@@ -186,7 +186,7 @@ public struct RegexParser {
                 }
                 pos += 1
             case (nil, _):
-                throw RegexError(offset: kindStart, kind: .syntax, "unexpected end of pattern after `(?`")
+                throw RegexError(offset: kindStart + 1, kind: .syntax, "unexpected end of pattern after `(?`")
             case (let ch?, _):
                 throw RegexError(offset: start, kind: .unsupported, "group syntax `(?\(ch)` (inline flags or modifiers) is not supported")
             }

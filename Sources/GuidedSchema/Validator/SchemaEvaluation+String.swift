@@ -11,7 +11,11 @@ extension SchemaEvaluation {
         if let source = c["pattern"]?.stringValue {
             switch pattern(source) {
             case .success(let p):
-                if !p.matches(s) { c.fail("pattern", "\(describe(.string(s))) does not match the pattern \(source)", &errors) }
+                do {
+                    if try !p.matches(s) { c.fail("pattern", "\(SchemaEvaluation.describe(.string(s))) does not match the pattern \(source)", &errors) }
+                } catch {
+                    c.fail("pattern", "the pattern \(source) could not be evaluated: \(error.message)", &errors)
+                }
             case .failure(let e):
                 c.fail("pattern", "the pattern \(source) cannot be compiled (offset \(e.offset): \(e.message))", &errors)
             }
@@ -22,7 +26,7 @@ extension SchemaEvaluation {
             }),
             !ok
         {
-            c.fail("format", "\(describe(.string(s))) is not a valid \(format)", &errors)
+            c.fail("format", "\(SchemaEvaluation.describe(.string(s))) is not a valid \(format)", &errors)
         }
     }
 }
