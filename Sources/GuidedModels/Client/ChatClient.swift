@@ -1,0 +1,194 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import GuidedSchema
+
+/// A client for OpenAI-compatible chat-completion servers.
+///
+/// It sends exactly what the dialect says to exactly the URL the endpoint gives, and reports every
+/// failure as a typed `ChatClientError` that keeps what the server said. Streaming is incremental (each
+/// event reaches the caller as it arrives, on Linux too); cancelling the caller's task cancels the HTTP
+/// request; transient failures are retried with bounded exponential backoff that honours `Retry-After`.
+public struct ChatClient: Sendable {
+    public var endpoint: ChatEndpoint
+    public var dialect: StructuredOutputDialect
+    public var retry: RetryPolicy
+    public var timeouts: ChatTimeouts
+    /// Where the API key is looked up (the process environment by default; tests pass their own).
+    public var environment: [String: String]
+
+    /// Error bodies are kept up to this size.
+    public static let maximumErrorBodyBytes = 1 << 20
+    /// Non-streaming responses larger than this are refused.
+    public static let maximumResponseBytes = 64 << 20
+
+    public init(endpoint: ChatEndpoint, dialect: StructuredOutputDialect = .openAI(strict: true),
+                retry: RetryPolicy = RetryPolicy(), timeouts: ChatTimeouts = ChatTimeouts(),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.endpoint = endpoint
+        self.dialect = dialect
+        self.retry = retry
+        self.timeouts = timeouts
+        self.environment = environment
+    }
+
+    /// The HTTP request that `request` becomes (URL, headers, JSON body), without sending it.
+    public func urlRequest(for request: ChatRequest, stream: Bool) throws(ChatClientError) -> URLRequest {
+        guard dialect.usesOpenAIWireFormat else {
+            throw .unsupportedByDialect(dialect: dialect.name,
+                                        feature: "sending requests (its native NDJSON responses are not decoded yet)")
+        }
+        let body = try request.body(dialect: dialect, stream: stream)
+        var r = URLRequest(url: try endpoint.requestURL())
+        r.httpMethod = "POST"
+        r.timeoutInterval = timeouts.idle
+        for (k, v) in try endpoint.requestHeaders(streaming: stream, environment: environment) {
+            r.setValue(v, forHTTPHeaderField: k)
+        }
+        r.httpBody = Data(body.serialized().utf8)
+        return r
+    }
+
+    // MARK: Non-streaming
+
+    /// Sends `request` without streaming and returns the whole response.
+    public func complete(_ request: ChatRequest) async throws(ChatClientError) -> ChatResponse {
+        let r = try urlRequest(for: request, stream: false)
+        return try await withRetries { () async throws(ChatClientError) -> ChatResponse in
+            try await completeOnce(r)
+        }
+    }
+
+    private func completeOnce(_ r: URLRequest) async throws(ChatClientError) -> ChatResponse {
+        let (head, body) = try await HTTPTransport.collect(r, timeouts: timeouts, limit: ChatClient.maximumResponseBytes)
+        let failure = HTTPFailure(status: head.status, headers: head.headers,
+                                  body: Array(body.prefix(ChatClient.maximumErrorBodyBytes)))
+        guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes: body)
+        } catch {
+            throw .malformedResponse(reason: "the body is not JSON (\(error))", body: failure.bodyText)
+        }
+        if let envelope = ServerErrorEnvelope(document: document) {
+            throw ResponseClassifier.classify(envelope: envelope, failure: failure)
+        }
+        return try ChatResponse(json: document)
+    }
+
+    // MARK: Streaming
+
+    /// Streams `request`: chunks arrive as the server sends them. The stream throws `ChatClientError`s;
+    /// it ends normally only after `[DONE]` or a finish reason. Stopping the iteration or cancelling the
+    /// iterating task cancels the HTTP request.
+    public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatStreamChunk, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do throws(ChatClientError) {
+                    _ = try await streamResponse(request) { chunk in continuation.yield(chunk) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Streams `request`, calling `onChunk` for each chunk as it arrives, and returns the assembled response.
+    public func streamResponse(_ request: ChatRequest, onChunk: (ChatStreamChunk) -> Void = { _ in })
+        async throws(ChatClientError) -> ChatResponse
+    {
+        let r = try urlRequest(for: request, stream: true)
+        var attempt = 1
+        while true {
+            var delivered = false
+            do {
+                return try await streamOnce(r, delivered: &delivered, onChunk: onChunk)
+            } catch {
+                // Once a chunk reached the caller a retry would repeat it: only failures before are retried.
+                if delivered || error == .cancelled { throw error }
+                guard let delay = retry.delay(after: error, attempt: attempt, now: Date()) else { throw error }
+                try await ChatClient.sleep(delay)
+                attempt += 1
+            }
+        }
+    }
+
+    private func streamOnce(_ r: URLRequest, delivered: inout Bool, onChunk: (ChatStreamChunk) -> Void)
+        async throws(ChatClientError) -> ChatResponse
+    {
+        var head: HTTPResponseHead?
+        var other: [UInt8] = []  // an error body, or a JSON body from a server that ignored `stream`
+        var parser = ServerSentEventParser()
+        var decoder = ChatStreamDecoder()
+        do {
+            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts) {
+                switch part {
+                case .head(let h):
+                    head = h
+                case .bytes(let data):
+                    guard let h = head else { continue }
+                    if !h.isSuccess || h.contentType.hasPrefix("application/json") {
+                        if other.count < ChatClient.maximumErrorBodyBytes { other.append(contentsOf: data) }
+                        continue
+                    }
+                    for event in parser.feed(data) {
+                        if let chunk = try decoder.handle(event, head: h) {
+                            delivered = true
+                            onChunk(chunk)
+                        }
+                        if decoder.sawDone { break reading }
+                    }
+                }
+            }
+        } catch let e as ChatClientError {
+            throw e
+        } catch {
+            throw ResponseClassifier.classify(urlError: error)
+        }
+        if Task.isCancelled { throw .cancelled }
+        guard let head else { throw .transport(code: URLError.badServerResponse.rawValue, message: "no response") }
+        let failure = HTTPFailure(status: head.status, headers: head.headers,
+                                  body: Array(other.prefix(ChatClient.maximumErrorBodyBytes)))
+        guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
+        if head.contentType.hasPrefix("application/json") {
+            if let document = try? JSONParser.parse(bytes: other), let envelope = ServerErrorEnvelope(document: document) {
+                throw ResponseClassifier.classify(envelope: envelope, failure: failure)
+            }
+            throw .malformedResponse(reason: "asked for an event stream, got \(head.contentType)", body: failure.bodyText)
+        }
+        let cutOff = parser.finish()
+        guard decoder.isComplete else {
+            throw .streamIncomplete(reason: "the stream ended after \(decoder.eventCount) event(s) with neither [DONE] "
+                + "nor a finish reason" + (cutOff ? "; its last event was cut off" : ""))
+        }
+        return decoder.accumulator.response
+    }
+
+    // MARK: Retries
+
+    private func withRetries<T>(_ body: () async throws(ChatClientError) -> T) async throws(ChatClientError) -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch {
+                if error == .cancelled { throw error }
+                guard let delay = retry.delay(after: error, attempt: attempt, now: Date()) else { throw error }
+                try await ChatClient.sleep(delay)
+                attempt += 1
+            }
+        }
+    }
+
+    static func sleep(_ seconds: TimeInterval) async throws(ChatClientError) {
+        guard seconds > 0 else { return }
+        do {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        } catch {
+            throw .cancelled
+        }
+    }
+}

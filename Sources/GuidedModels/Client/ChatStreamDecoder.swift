@@ -1,0 +1,43 @@
+import Foundation
+import GuidedSchema
+
+/// Turns the events of an SSE chat stream into chunks, and knows whether the stream ended properly.
+struct ChatStreamDecoder {
+    var accumulator = ChatStreamAccumulator()
+    private(set) var sawDone = false
+    private(set) var eventCount = 0
+
+    /// A stream is complete after `[DONE]`, or when the server closed it after a finish reason (some
+    /// servers never send `[DONE]`).
+    var isComplete: Bool { sawDone || accumulator.hasFinishReason }
+
+    /// The chunk an event carries; nil for `[DONE]` and anything after it. An error envelope (or an
+    /// `event: error`) throws the server's error; data that is not JSON is a malformed response.
+    mutating func handle(_ event: ServerSentEvent, head: HTTPResponseHead) throws(ChatClientError) -> ChatStreamChunk? {
+        if sawDone { return nil }
+        eventCount += 1
+        if event.data.trimmingCharacters(in: .whitespaces) == "[DONE]" {
+            sawDone = true
+            return nil
+        }
+        let failure = HTTPFailure(status: head.status, headers: head.headers, body: Array(event.data.utf8))
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(event.data)
+        } catch {
+            if event.type == "error" {
+                throw .server(ServerErrorEnvelope(message: event.data, raw: .string(event.data)), failure: failure)
+            }
+            throw .malformedResponse(reason: "event \(eventCount) is not JSON (\(error))", body: event.data)
+        }
+        if let envelope = ServerErrorEnvelope(document: document) {
+            throw ResponseClassifier.classify(envelope: envelope, failure: failure)
+        }
+        if event.type == "error" {
+            throw .server(ServerErrorEnvelope(message: event.data, raw: document), failure: failure)
+        }
+        let chunk = try ChatStreamChunk(json: document)
+        accumulator.add(chunk)
+        return chunk
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder until its issue lands: the GuidedModels layer has no code yet.
