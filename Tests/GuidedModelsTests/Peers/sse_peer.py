@@ -9,6 +9,7 @@ run leaves nothing behind.
 import argparse
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -243,6 +244,11 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: " + chunk(finish="tool_calls") + "\n\n")
         self.write("data: [DONE]\n\n")
 
+    def s_silent(self, stream):
+        # headers, then nothing for 5 s: the client's idle timeout must fire first
+        self.sse_head()
+        time.sleep(5)
+
     def s_nodone(self, stream):
         # ends with a finish reason but no [DONE]: complete (some servers do this)
         self.sse_head()
@@ -254,6 +260,9 @@ def main():
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--lifetime", type=float, default=120)
     args = ap.parse_args()
+    # The test process may spawn us with signals blocked (the mask is inherited): unblock and exit on TERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     parent = os.getppid()
