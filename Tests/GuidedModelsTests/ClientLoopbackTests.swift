@@ -343,4 +343,40 @@ struct ClientLoopbackTests {
         #expect(recorded.first?["headers"]?["api-key"] == "secret")
         #expect(recorded.first?["headers"]?["authorization"] == nil)
     }
+
+    @Test func ollamaNativeNonStreaming() async throws {
+        let peer = try ClientPeer()
+        defer { peer.stop() }
+        var client = try Self.client(peer, "ollama")
+        client.endpoint.chatPath = "api/chat"
+        client.dialect = .ollama
+        let request = ChatRequest(model: "peer", messages: [.user("hi")], sampling: .greedy,
+                                  output: .jsonSchema(["type": "object"]))
+        let r = try await client.complete(request)
+        #expect(r.text == #"{"a": 1}"#)
+        #expect(r.choices.first?.message.toolCalls == [ToolCall(id: "", name: "f", arguments: #"{"x":1}"#)])
+        #expect(r.choices.first?.finishReason == .stop)
+        #expect(r.usage == TokenUsage(promptTokens: 7, completionTokens: 3, totalTokens: 10))
+        let recorded = try await peer.recordedRequests()
+        #expect(recorded.first?["path"] == "/ollama/api/chat")
+        #expect(recorded.first?["body"] ==
+            #"{"model":"peer","messages":[{"role":"user","content":"hi"}],"format":{"type":"object"},"options":{"temperature":0},"stream":false}"#)
+    }
+
+    @Test func ollamaNativeStreaming() async throws {
+        let peer = try ClientPeer()
+        defer { peer.stop() }
+        var client = try Self.client(peer, "ollama")
+        client.dialect = .ollama
+        var pieces: [String] = []
+        let r = try await client.streamResponse(Self.request) { pieces.append($0.choices.first?.content ?? "") }
+        #expect(pieces == [#"{"a""#, ": 1}", ""])
+        #expect(r.text == #"{"a": 1}"#)
+        #expect(r.usage?.totalTokens == 10)
+        #expect(try await peer.recordedRequests().first?["headers"]?["accept"] == "application/x-ndjson")
+        client = try Self.client(peer, "ollama-cut")
+        client.dialect = .ollama
+        let e = await Self.error { try await client.streamResponse(Self.request) }
+        #expect(e == .streamIncomplete(reason: #"the stream ended after 1 event(s) with no `"done": true` line"#))
+    }
 }

@@ -249,6 +249,31 @@ class Handler(BaseHTTPRequestHandler):
         self.sse_head()
         time.sleep(5)
 
+    def s_ollama(self, stream):
+        # Ollama's native /api/chat: one JSON object, or NDJSON lines ending with "done": true
+        final = {"model": "peer", "created_at": "2026-01-01T00:00:00Z",
+                 "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                 "prompt_eval_count": 7, "eval_count": 3}
+        if not stream:
+            whole = dict(final)
+            whole["message"] = {"role": "assistant", "content": "{\"a\": 1}",
+                                "tool_calls": [{"function": {"name": "f", "arguments": {"x": 1}}}]}
+            self.json(200, whole)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+        for piece in ["{\"a\"", ": 1}"]:
+            self.write(json.dumps({"model": "peer", "message": {"role": "assistant", "content": piece},
+                                   "done": False}) + "\n")
+        self.write(json.dumps(final))  # the last line without its newline is still whole
+
+    def s_ollama_cut(self, stream):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+        self.write(json.dumps({"model": "peer", "message": {"role": "assistant", "content": "x"}, "done": False}) + "\n")
+
     def s_nodone(self, stream):
         # ends with a finish reason but no [DONE]: complete (some servers do this)
         self.sse_head()
