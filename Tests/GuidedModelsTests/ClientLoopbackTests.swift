@@ -8,13 +8,13 @@ import Testing
 
 /// The client against a real HTTP server on 127.0.0.1 (Peers/sse_peer.py): transport edge cases, typed
 /// errors, retries, incremental streaming and cancellation. Every wait is bounded.
-@Suite("Client: loopback peer", .serialized, .timeLimit(.minutes(1)))
+@Suite("Client: loopback peer", .timeLimit(.minutes(1)))
 struct ClientLoopbackTests {
     static let request = ChatRequest(model: "peer", messages: [.user("hi")])
 
-    static func client(_ peer: ClientPeer, _ scenario: String, headers: [String: String] = [:],
+    static func client(_ peer: PeerSession, _ scenario: String, headers: [String: String] = [:],
                        retry: RetryPolicy = .none, idle: TimeInterval = 10) throws -> ChatClient {
-        ChatClient(endpoint: ChatEndpoint(baseURL: try peer.baseURL(scenario), headers: headers),
+        ChatClient(endpoint: ChatEndpoint(baseURL: try peer.baseURL(scenario), headers: headers.merging(peer.headers) { a, _ in a }),
                    dialect: .openAI(strict: false), retry: retry, timeouts: ChatTimeouts(idle: idle, total: 30),
                    environment: [:])
     }
@@ -44,8 +44,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func nonStreaming() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let r = try await Self.client(peer, "ok").complete(Self.request)
         #expect(r.text == #"{"answer": 42}"#)
         #expect(r.choices.first?.finishReason == .stop)
@@ -58,8 +57,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func streaming() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let (chunks, result) = await Self.collect(try Self.client(peer, "ok"))
         let r = try result.get()
         #expect(chunks.count == 5)
@@ -74,15 +72,13 @@ struct ClientLoopbackTests {
     }
 
     @Test func dataWithoutSpace() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let r = try await Self.client(peer, "nospace").streamResponse(Self.request)
         #expect(r.text == "ab")
     }
 
     @Test func crlfBOMCommentsAndMultiLineData() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let r = try await Self.client(peer, "crlf").streamResponse(Self.request)
         #expect(r.text == "xy")
         #expect(r.choices.first?.finishReason == .stop)
@@ -92,8 +88,7 @@ struct ClientLoopbackTests {
     /// file only after event 1 reached it. A client that buffered the body would see event 1 only after the
     /// peer gave up waiting (5 s) and wrote "timed-out" instead of "after-signal".
     @Test func incrementalDelivery() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let signal = peer.signalPath()
         let client = try Self.client(peer, "slow", headers: ["X-Signal-File": signal])
         var contents: [String] = []
@@ -110,8 +105,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func rateLimitedWithRetryAfterSeconds() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let before = Date()
         let e = await Self.error {
             try await Self.client(peer, "ratelimit", headers: ["X-Retry-After": "7"]).complete(Self.request)
@@ -125,8 +119,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func rateLimitedWithHTTPDate() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "ratelimit-date").complete(Self.request)
         }
@@ -135,8 +128,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func retryHonoursRetryAfter() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let client = try Self.client(peer, "ratelimit", headers: ["X-Fail-Times": "1", "X-Retry-After": "1"],
                                      retry: RetryPolicy(maximumAttempts: 3, initialDelay: 0.01, maximumDelay: 5))
         let start = Date()
@@ -147,8 +139,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func retryAfterBeyondTheBoundIsNotWaited() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let client = try Self.client(peer, "ratelimit", headers: ["X-Retry-After": "3600"],
                                      retry: RetryPolicy(maximumAttempts: 5, maximumDelay: 30))
         let e = await Self.error { try await client.complete(Self.request) }
@@ -157,8 +148,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func streamRetriedBeforeFirstEvent() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let client = try Self.client(peer, "unavailable", headers: ["X-Fail-Times": "2"],
                                      retry: RetryPolicy(maximumAttempts: 3, initialDelay: 0.01))
         let r = try await client.streamResponse(Self.request)
@@ -167,8 +157,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func retriesAreBounded() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let client = try Self.client(peer, "unavailable", retry: RetryPolicy(maximumAttempts: 3, initialDelay: 0.01))
         let e = await Self.error { try await client.complete(Self.request) }
         guard case .http(let f)? = e else { Issue.record("got \(String(describing: e))"); return }
@@ -178,8 +167,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func gatewayTimeout() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "gateway-timeout").complete(Self.request)
         }
@@ -189,8 +177,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func idleTimeout() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "silent", idle: 0.5).streamResponse(Self.request)
         }
@@ -199,8 +186,7 @@ struct ClientLoopbackTests {
 
     @Test(arguments: ["context", "context-llamacpp"])
     func contextSizeExceeded(_ scenario: String) async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, scenario).complete(Self.request)
         }
@@ -210,8 +196,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func errorEnvelopeInBody() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "bad-model").complete(Self.request)
         }
@@ -223,8 +208,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func errorEnvelopeWithStatus200InsteadOfAStream() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "json-error").streamResponse(Self.request)
         }
@@ -234,8 +218,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func malformedJSONBody() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let e = await Self.error {
             try await Self.client(peer, "malformed").complete(Self.request)
         }
@@ -244,8 +227,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func malformedJSONEvent() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let (chunks, result) = await Self.collect(try Self.client(peer, "malformed"))
         #expect(chunks.count == 1)
         guard case .failure(.malformedResponse(_, let body)) = result else { Issue.record("got \(result)"); return }
@@ -253,8 +235,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func earlyClose() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let (chunks, result) = await Self.collect(try Self.client(peer, "early-close"))
         #expect(chunks.map { $0.choices.first?.content } == ["partial"])
         guard case .failure(.streamIncomplete(let reason)) = result else { Issue.record("got \(result)"); return }
@@ -262,8 +243,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func errorEnvelopeMidStream() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let (chunks, result) = await Self.collect(try Self.client(peer, "error-midstream"))
         #expect(chunks.count == 1)
         guard case .failure(.server(let envelope, let f)) = result else { Issue.record("got \(result)"); return }
@@ -273,16 +253,14 @@ struct ClientLoopbackTests {
     }
 
     @Test func errorEvent() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let (_, result) = await Self.collect(try Self.client(peer, "error-event"))
         guard case .failure(.server(let envelope, _)) = result else { Issue.record("got \(result)"); return }
         #expect(envelope.message == "upstream exploded")
     }
 
     @Test func contentBesideToolCallsIsKept() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let r = try await Self.client(peer, "toolcalls").streamResponse(Self.request)
         let message = try #require(r.choices.first?.message)
         #expect(message.content == "Let me check. One moment.")
@@ -292,16 +270,14 @@ struct ClientLoopbackTests {
     }
 
     @Test func finishReasonWithoutDoneIsComplete() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let r = try await Self.client(peer, "nodone").streamResponse(Self.request)
         #expect(r.text == "done")
     }
 
     /// Cancelling the consuming task cancels the HTTP request: the peer sees the connection close.
     @Test func cancellationClosesTheConnection() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let signal = peer.signalPath()
         let client = try Self.client(peer, "hang", headers: ["X-Signal-File": signal])
         let (firstSeen, firstSeenContinuation) = AsyncStream<Void>.makeStream()
@@ -318,23 +294,23 @@ struct ClientLoopbackTests {
         for await _ in firstSeen { break }
         consumer.cancel()
         #expect(await consumer.value == 1)
-        #expect(waitForFile(signal + ".closed", seconds: 5))
+        #expect(await waitForFile(signal + ".closed", seconds: 5))
     }
 
     @Test func closedPort() async throws {
-        let peer = try ClientPeer()
-        let client = try Self.client(peer, "ok")
-        peer.stop()
+        let peer = try await ClientPeer.session()
+        let port = try await peer.closedPort()
+        let client = ChatClient(endpoint: ChatEndpoint(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)"))),
+                                retry: .none, timeouts: ChatTimeouts(idle: 10, total: 30), environment: [:])
         let e = await Self.error { try await client.complete(Self.request) }
         guard case .transport? = e else { Issue.record("got \(String(describing: e))"); return }
     }
 
     @Test func azureStylePathQueryAndKeyReachTheServer() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         let endpoint = ChatEndpoint(baseURL: try peer.baseURL("ok/openai/deployments/gpt4"),
                                     queryItems: [URLQueryItem(name: "api-version", value: "2024-10-21")],
-                                    apiKeyEnvironmentVariable: "AZ", keyPlacement: .header("api-key"))
+                                    headers: peer.headers, apiKeyEnvironmentVariable: "AZ", keyPlacement: .header("api-key"))
         let client = ChatClient(endpoint: endpoint, dialect: .openAI(strict: false), retry: .none,
                                 timeouts: ChatTimeouts(idle: 10, total: 30), environment: ["AZ": "secret"])
         _ = try await client.complete(Self.request)
@@ -345,8 +321,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func ollamaNativeNonStreaming() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         var client = try Self.client(peer, "ollama")
         client.endpoint.chatPath = "api/chat"
         client.dialect = .ollama
@@ -364,8 +339,7 @@ struct ClientLoopbackTests {
     }
 
     @Test func ollamaNativeStreaming() async throws {
-        let peer = try ClientPeer()
-        defer { peer.stop() }
+        let peer = try await ClientPeer.session()
         var client = try Self.client(peer, "ollama")
         client.dialect = .ollama
         var pieces: [String] = []
