@@ -162,6 +162,8 @@ public struct ChatClient: Sendable {
         } catch {
             throw ResponseClassifier.classify(urlError: error)
         }
+        // `[DONE]` (or Ollama's last line) was read: the answer is complete whatever happens next.
+        if decoder.sawDone { return decoder.accumulator.response }
         if Task.isCancelled { throw .cancelled }
         guard let head else { throw .transport(code: URLError.badServerResponse.rawValue, message: "no response") }
         let failure = HTTPFailure(status: head.status, headers: head.headers,
