@@ -17,10 +17,11 @@ public struct JSONObject: Sendable {
     public var isEmpty: Bool { entries.isEmpty }
     public var keys: [String] { entries.map(\.key) }
 
-    public func index(of key: String) -> Int? { entries.firstIndex { $0.key == key } }
+    /// Keys compare code point by code point (JSON does not normalize Unicode).
+    public func index(of key: String) -> Int? { entries.firstIndex { $0.key.utf8.elementsEqual(key.utf8) } }
 
     public subscript(key: String) -> JSONValue? {
-        get { entries.first { $0.key == key }?.value }
+        get { index(of: key).map { entries[$0].value } }
         set {
             if let i = index(of: key) {
                 if let v = newValue { entries[i].value = v } else { entries.remove(at: i) }

@@ -3,7 +3,8 @@
 /// checked exactly).
 ///
 /// Equality is JSON Schema's: numbers compare by mathematical value (`1 == 1.0`), objects compare as
-/// unordered maps, arrays element-wise. Hashing agrees with that equality.
+/// unordered maps, arrays element-wise, strings code point by code point (not by Swift's canonical
+/// equivalence: `"\u{E9}"` and `"e\u{301}"` differ, as they do in JSON). Hashing agrees with that equality.
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
@@ -61,7 +62,7 @@ extension JSONValue: Equatable {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)): return a == b
         default: return false

@@ -1,0 +1,112 @@
+/// Turning a DFA back into grammar rules.
+extension ByteDFA {
+    /// An expression for the DFA's language, adding rules to `grammar` only where needed.
+    ///
+    /// States on a cycle through other states become right-linear rules (`s ::= [a-z] t | ε`), named
+    /// `name_s<i>`; a state's self-loop becomes a `*` instead; states with one predecessor and no cycle
+    /// are inlined, and so are those with several predecessors when small, so an acyclic DFA (a
+    /// pattern with a length bound) usually comes back as a single compact expression.
+    /// The expression accepts exactly the DFA's language.
+    public func grammarExpr(into grammar: inout Grammar, name: String) -> GrammarExpr {
+        let n = stateCount
+        if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return .nothing }
+
+        // Outgoing edges grouped by target, in target order.
+        var out = [[(target: Int32, bytes: ByteSet)]](repeating: [], count: n)
+        var predecessors = [Set<Int32>](repeating: [], count: n)
+        for s in 0..<n {
+            var byTarget: [Int32: ByteSet] = [:]
+            for b in 0..<256 {
+                let t = next(Int32(s), UInt8(b))
+                if t >= 0 { byTarget[t, default: ByteSet()].insert(UInt8(b)) }
+            }
+            out[s] = byTarget.keys.sorted().map { ($0, byTarget[$0]!) }
+            for t in byTarget.keys where Int(t) != s { predecessors[Int(t)].insert(Int32(s)) }
+        }
+        let component = stronglyConnectedComponents(out)
+        var componentSize: [Int: Int] = [:]
+        for c in component { componentSize[c, default: 0] += 1 }
+
+        // Which states get a rule.
+        var needsRule = [Bool](repeating: false, count: n)
+        for s in 0..<n {
+            let trivial = out[s].isEmpty || (out[s].count == 1 && out[s][0].target != Int32(s) && out[Int(out[s][0].target)].isEmpty)
+            needsRule[s] = componentSize[component[s]]! > 1 || (predecessors[s].count + (s == 0 ? 1 : 0) > 1 && !trivial)
+        }
+        var ruleOf = [RuleID?](repeating: nil, count: n)
+        for s in 0..<n where needsRule[s] { ruleOf[s] = grammar.declareRule(name: "\(name)_s\(s)") }
+
+        // Bodies, computed bottom-up over inlined states (acyclic apart from self-loops).
+        var body = [GrammarExpr?](repeating: nil, count: n)
+        func reference(_ t: Int32) -> GrammarExpr {
+            if let r = ruleOf[Int(t)] { return .rule(r) }
+            return body[Int(t)]!
+        }
+        func makeBody(_ s: Int) -> GrammarExpr {
+            var alternatives: [GrammarExpr] = accepting[s] ? [.empty] : []
+            var loop: ByteSet? = nil
+            for (t, bytes) in out[s] {
+                if Int(t) == s { loop = bytes; continue }
+                let head: GrammarExpr = bytes.count == 1 ? .bytes([bytes.members[0]]) : .byteSet(bytes)
+                alternatives.append(RegexLowering.makeSequence([head, reference(t)]))
+            }
+            let rest = RegexLowering.makeChoice(alternatives)
+            guard let loop else { return rest }
+            let star = GrammarExpr.repeat(loop.count == 1 ? .bytes([loop.members[0]]) : .byteSet(loop), min: 0, max: nil)
+            return RegexLowering.makeSequence([star, rest])
+        }
+        // Iterative post-order so long chains do not recurse deeply.
+        var visited = [Bool](repeating: false, count: n)
+        func compute(_ root: Int) {
+            var stack: [(Int, Bool)] = [(root, false)]
+            while let (s, expanded) = stack.popLast() {
+                if expanded { body[s] = makeBody(s); continue }
+                if visited[s] { continue }
+                visited[s] = true
+                stack.append((s, true))
+                for (t, _) in out[s] where Int(t) != s && !needsRule[Int(t)] && !visited[Int(t)] {
+                    stack.append((Int(t), false))
+                }
+            }
+        }
+        for s in 0..<n where needsRule[s] {
+            for (t, _) in out[s] where !needsRule[Int(t)] { compute(Int(t)) }
+        }
+        compute(0)
+        for s in 0..<n where needsRule[s] { grammar.define(ruleOf[s]!, as: makeBody(s)) }
+        return reference(0)
+    }
+
+    /// Component index per state (Kosaraju, iterative).
+    private func stronglyConnectedComponents(_ out: [[(target: Int32, bytes: ByteSet)]]) -> [Int] {
+        let n = out.count
+        var order: [Int] = []
+        var visited = [Bool](repeating: false, count: n)
+        for root in 0..<n where !visited[root] {
+            var stack: [(Int, Int)] = [(root, 0)]
+            visited[root] = true
+            while let (s, i) = stack.popLast() {
+                if i < out[s].count {
+                    stack.append((s, i + 1))
+                    let t = Int(out[s][i].target)
+                    if !visited[t] { visited[t] = true; stack.append((t, 0)) }
+                } else {
+                    order.append(s)
+                }
+            }
+        }
+        var reverse = [[Int]](repeating: [], count: n)
+        for s in 0..<n { for (t, _) in out[s] { reverse[Int(t)].append(s) } }
+        var component = [Int](repeating: -1, count: n)
+        var count = 0
+        for root in order.reversed() where component[root] < 0 {
+            var stack = [root]
+            component[root] = count
+            while let s = stack.popLast() {
+                for p in reverse[s] where component[p] < 0 { component[p] = count; stack.append(p) }
+            }
+            count += 1
+        }
+        return component
+    }
+}

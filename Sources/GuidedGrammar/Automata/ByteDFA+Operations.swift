@@ -1,0 +1,260 @@
+/// Boolean operations (products), trimming and minimization.
+extension ByteDFA {
+    /// Strings accepted by both.
+    public func intersection(_ other: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> ByteDFA {
+        try product(other, limit: limits.maxDFAStates, dead: { $0 || $1 }, accept: { $0 && $1 })
+    }
+
+    /// Strings accepted by either.
+    public func union(_ other: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> ByteDFA {
+        try product(other, limit: limits.maxDFAStates, dead: { $0 && $1 }, accept: { $0 || $1 })
+    }
+
+    /// Strings accepted by `self` but not by `other`.
+    public func subtracting(_ other: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> ByteDFA {
+        try product(other, limit: limits.maxDFAStates, dead: { a, _ in a }, accept: { $0 && !$1 })
+    }
+
+    /// The complement relative to an alphabet language: strings of `alphabet` that `self` rejects.
+    /// (A complement over all byte strings would admit invalid UTF-8 or unescaped quotes; the caller
+    /// says what "any string" means, e.g. valid JSON-string-content bytes.)
+    public func complement(within alphabet: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> ByteDFA {
+        try alphabet.subtracting(self, limits: limits)
+    }
+
+    /// Whether every string `self` accepts is accepted by `other`.
+    public func isSubset(of other: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> Bool {
+        try subtracting(other, limits: limits).isEmpty
+    }
+
+    /// The product automaton. `dead(aDead, bDead)` says when a pair can never accept (so it is not
+    /// explored); `accept(aAccepts, bAccepts)` combines acceptance. The result is minimized.
+    func product(_ other: ByteDFA, limit: Int, dead: (Bool, Bool) -> Bool, accept: (Bool, Bool) -> Bool) throws(AutomatonError) -> ByteDFA {
+        // Classes: pairs of classes.
+        var pairClass: [Int: Int] = [:]
+        var classOf = [UInt8](repeating: 0, count: 256)
+        var classPairs: [(Int, Int)] = []
+        for b in 0..<256 {
+            let key = Int(self.classOf[b]) * 256 + Int(other.classOf[b])
+            if let c = pairClass[key] { classOf[b] = UInt8(c); continue }
+            let c = classPairs.count
+            pairClass[key] = c
+            classPairs.append((Int(self.classOf[b]), Int(other.classOf[b])))
+            classOf[b] = UInt8(c)
+        }
+        let classCount = classPairs.count
+
+        var ids: [Int64: Int32] = [:]
+        var pairs: [(Int32, Int32)] = []
+        var table: [Int32] = []
+        var accepting: [Bool] = []
+        func add(_ a: Int32, _ b: Int32) throws(AutomatonError) -> Int32 {
+            let key = (Int64(a) + 1) << 32 | (Int64(b) + 1)
+            if let id = ids[key] { return id }
+            guard pairs.count < limit else { throw .tooManyStates(limit: limit) }
+            let id = Int32(pairs.count)
+            ids[key] = id
+            pairs.append((a, b))
+            accepting.append(accept(a >= 0 && self.accepting[Int(a)], b >= 0 && other.accepting[Int(b)]))
+            table.append(contentsOf: repeatElement(-1, count: classCount))
+            return id
+        }
+        _ = try add(0, 0)
+        var i = 0
+        while i < pairs.count {
+            let (a, b) = pairs[i]
+            for c in 0..<classCount {
+                let (ca, cb) = classPairs[c]
+                let ta: Int32 = a < 0 ? -1 : self.table[Int(a) * self.classCount + ca]
+                let tb: Int32 = b < 0 ? -1 : other.table[Int(b) * other.classCount + cb]
+                if dead(ta < 0, tb < 0) { continue }
+                table[i * classCount + c] = try add(ta, tb)
+            }
+            i += 1
+        }
+        return ByteDFA(classOf: classOf, classCount: classCount, table: table, accepting: accepting).minimized()
+    }
+
+    /// The minimal equivalent DFA: unreachable and dead states removed, equivalent states merged
+    /// (Moore's partition refinement), equivalent byte classes merged, states numbered in BFS order.
+    public func minimized() -> ByteDFA {
+        let n = stateCount
+        // Live = reachable from the start and able to reach acceptance.
+        var reachable = [Bool](repeating: false, count: n)
+        var stack: [Int32] = [0]
+        reachable[0] = true
+        var reverse = [[Int32]](repeating: [], count: n)
+        while let s = stack.popLast() {
+            for c in 0..<classCount {
+                let t = table[Int(s) * classCount + c]
+                guard t >= 0 else { continue }
+                reverse[Int(t)].append(s)
+                if !reachable[Int(t)] { reachable[Int(t)] = true; stack.append(t) }
+            }
+        }
+        var live = [Bool](repeating: false, count: n)
+        for s in 0..<n where reachable[s] && accepting[s] { live[s] = true; stack.append(Int32(s)) }
+        while let s = stack.popLast() {
+            for p in reverse[Int(s)] where !live[Int(p)] { live[Int(p)] = true; stack.append(p) }
+        }
+        guard live[0] else { return .emptyLanguage }
+
+        var block = Self.hopcroftBlocks(table: table, classCount: classCount, accepting: accepting, live: live)
+        let blockCount = (block.max() ?? -1) + 1
+        for s in 0..<n where !live[s] { block[s] = -1 }
+        let blockCountInt = Int(blockCount)
+        // Number blocks in BFS order from the start block.
+        var representative = [Int](repeating: -1, count: blockCountInt)
+        for s in 0..<n where live[s] && representative[Int(block[s])] < 0 { representative[Int(block[s])] = s }
+        var order = [Int32](repeating: -1, count: blockCountInt)
+        var queue: [Int32] = [block[0]]
+        order[Int(block[0])] = 0
+        var head = 0
+        while head < queue.count {
+            let rep = representative[Int(queue[head])]
+            head += 1
+            for c in 0..<classCount {
+                let t = table[rep * classCount + c]
+                guard t >= 0, live[Int(t)] else { continue }
+                let bt = block[Int(t)]
+                if order[Int(bt)] < 0 { order[Int(bt)] = Int32(queue.count); queue.append(bt) }
+            }
+        }
+
+        // Merge byte classes whose columns agree.
+        var columnIDs: [[Int32]: Int] = [:]
+        var classMap = [Int](repeating: 0, count: classCount)
+        var keptClasses: [Int] = []
+        for c in 0..<classCount {
+            var column = [Int32](repeating: -1, count: blockCountInt)
+            for (i, b) in queue.enumerated() {
+                let t = table[representative[Int(b)] * classCount + c]
+                column[i] = t >= 0 && live[Int(t)] ? order[Int(block[Int(t)])] : -1
+            }
+            if let id = columnIDs[column] { classMap[c] = id } else {
+                classMap[c] = keptClasses.count
+                columnIDs[column] = keptClasses.count
+                keptClasses.append(c)
+            }
+        }
+        let newClassCount = keptClasses.count
+        var newTable = [Int32](repeating: -1, count: blockCountInt * newClassCount)
+        var newAccepting = [Bool](repeating: false, count: blockCountInt)
+        for (i, b) in queue.enumerated() {
+            let rep = representative[Int(b)]
+            newAccepting[i] = accepting[rep]
+            for (nc, c) in keptClasses.enumerated() {
+                let t = table[rep * classCount + c]
+                newTable[i * newClassCount + nc] = t >= 0 && live[Int(t)] ? order[Int(block[Int(t)])] : -1
+            }
+        }
+        let newClassOf = (0..<256).map { UInt8(classMap[Int(classOf[$0])]) }
+        return ByteDFA(classOf: newClassOf, classCount: newClassCount, table: newTable, accepting: newAccepting)
+    }
+
+    /// Hopcroft's partition refinement over the live states (dead and non-live states form one
+    /// implicit sink). Returns a block number per state (meaningful for live states only), with the
+    /// blocks numbered densely from 0. - Complexity: O(k·n·log n) for n states and k classes.
+    static func hopcroftBlocks(table: [Int32], classCount k: Int, accepting: [Bool], live: [Bool]) -> [Int32] {
+        let n = live.count
+        let sink = n  // stands for -1 and every non-live state
+        let total = n + 1
+        func target(_ s: Int, _ c: Int) -> Int {
+            if s == sink { return sink }
+            let t = Int(table[s * k + c])
+            return t >= 0 && live[t] ? t : sink
+        }
+        // Inverse transitions per class, as CSR arrays.
+        var inverseStart = [Int](repeating: 0, count: k * total + 1)
+        for s in 0...n { for c in 0..<k { inverseStart[c * total + target(s, c) + 1] += 1 } }
+        for i in 0..<(k * total) { inverseStart[i + 1] += inverseStart[i] }
+        var fill = inverseStart
+        var inverse = [Int32](repeating: 0, count: inverseStart[k * total])
+        for s in 0...n {
+            for c in 0..<k {
+                let key = c * total + target(s, c)
+                inverse[fill[key]] = Int32(s)
+                fill[key] += 1
+            }
+        }
+
+        // Partition as one array of elements; each block is a contiguous slice.
+        var elements = [Int](0...n)
+        var location = [Int](0...n)
+        var blockOf = [Int](repeating: 0, count: total)
+        var first: [Int] = [], end: [Int] = [], marked: [Int] = []
+        // Initial blocks: non-accepting (with the sink) and accepting.
+        var order = (0...n).filter { $0 == sink || !accepting[$0] }
+        let acceptingStates = (0..<n).filter { live[$0] && accepting[$0] }
+        let nonLive = order.filter { $0 != sink && !live[$0] }
+        order = order.filter { $0 == sink || live[$0] } + nonLive
+        let all = order + acceptingStates
+        for (i, s) in all.enumerated() { elements[i] = s; location[s] = i }
+        first.append(0); end.append(order.count); marked.append(0)
+        if !acceptingStates.isEmpty {
+            first.append(order.count); end.append(total); marked.append(0)
+            for s in acceptingStates { blockOf[s] = 1 }
+        }
+        var inWorklist = [Bool](repeating: false, count: 2 * k)
+        var worklist: [(Int, Int)] = []
+        let initial = first.count == 2 && (end[1] - first[1]) < (end[0] - first[0]) ? 1 : 0
+        for c in 0..<k { worklist.append((initial, c)); inWorklist[initial * k + c] = true }
+
+        var touched: [Int] = []
+        var splitter: [Int] = []
+        while let (b, c) = worklist.popLast() {
+            inWorklist[b * k + c] = false
+            splitter.removeAll(keepingCapacity: true)
+            splitter.append(contentsOf: elements[first[b]..<end[b]])
+            for t in splitter {
+                let key = c * total + t
+                for i in inverseStart[key]..<inverseStart[key + 1] {
+                    let p = Int(inverse[i])
+                    let y = blockOf[p]
+                    let pos = location[p]
+                    let boundary = first[y] + marked[y]
+                    guard pos >= boundary else { continue }  // already marked
+                    if marked[y] == 0 { touched.append(y) }
+                    let other = elements[boundary]
+                    elements[boundary] = p; location[p] = boundary
+                    elements[pos] = other; location[other] = pos
+                    marked[y] += 1
+                }
+            }
+            for y in touched {
+                let m = marked[y]
+                marked[y] = 0
+                let size = end[y] - first[y]
+                guard m < size else { continue }
+                // Split: the marked prefix becomes a new block.
+                let z = first.count
+                first.append(first[y]); end.append(first[y] + m); marked.append(0)
+                first[y] += m
+                for i in first[z]..<end[z] { blockOf[elements[i]] = z }
+                inWorklist.append(contentsOf: repeatElement(false, count: k))
+                let smaller = m <= size - m ? z : y
+                for a in 0..<k {
+                    if inWorklist[y * k + a] {
+                        worklist.append((z, a)); inWorklist[z * k + a] = true
+                    } else {
+                        worklist.append((smaller, a)); inWorklist[smaller * k + a] = true
+                    }
+                }
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+
+        // Dense numbering of the blocks that hold live states.
+        var number = [Int32](repeating: -1, count: first.count)
+        var next: Int32 = 0
+        var result = [Int32](repeating: -1, count: n)
+        let sinkBlock = blockOf[sink]
+        for s in 0..<n where live[s] {
+            let b = blockOf[s]
+            precondition(b != sinkBlock, "a live state cannot be equivalent to the dead state")
+            if number[b] < 0 { number[b] = next; next += 1 }
+            result[s] = number[b]
+        }
+        return result
+    }
+}

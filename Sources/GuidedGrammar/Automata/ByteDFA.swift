@@ -1,0 +1,173 @@
+/// A deterministic finite automaton over bytes, built from a regular `GrammarExpr`.
+///
+/// This is how constraints that grammars cannot combine directly are combined exactly: a JSON Schema
+/// `pattern` intersected with `minLength`/`maxLength`, `allOf` of patterns, `not: {pattern}`
+/// (a complement within "valid string content"). Build DFAs, combine them with `intersection`,
+/// `union`, `subtracting`, test `isEmpty`, then turn the result back into grammar rules with
+/// `grammarExpr(into:name:)`.
+///
+/// Layout: bytes map to equivalence classes (`classOf`), and `table[state * classCount + class]` is
+/// the next state or -1 (the implicit dead state). State 0 is the start state. Every operation
+/// that can grow the automaton is bounded by `AutomatonLimits` and throws instead of blowing up.
+public struct ByteDFA: Hashable, Sendable {
+    /// Byte → class.
+    public let classOf: [UInt8]
+    public let classCount: Int
+    /// Transitions, row-major by state; -1 is the dead state.
+    public let table: [Int32]
+    /// Accepting states.
+    public let accepting: [Bool]
+
+    public var stateCount: Int { accepting.count }
+
+    init(classOf: [UInt8], classCount: Int, table: [Int32], accepting: [Bool]) {
+        self.classOf = classOf
+        self.classCount = classCount
+        self.table = table
+        self.accepting = accepting
+    }
+
+    /// The automaton of the empty language.
+    public static let emptyLanguage = ByteDFA(classOf: [UInt8](repeating: 0, count: 256), classCount: 1, table: [-1], accepting: [false])
+
+    /// A DFA for `expr`; rule references are resolved in `grammar` and inlined (recursion is an error).
+    /// The result is minimal.
+    public init(_ expr: GrammarExpr, grammar: Grammar? = nil, limits: AutomatonLimits = .default) throws(AutomatonError) {
+        let nfa = try ByteNFA(expr, grammar: grammar, limits: limits)
+        self = try Self.subsetConstruction(nfa, limit: limits.maxDFAStates).minimized()
+    }
+
+    /// A DFA for the start rule of `grammar`.
+    public init(grammar: Grammar, limits: AutomatonLimits = .default) throws(AutomatonError) {
+        try self.init(.rule(grammar.start), grammar: grammar, limits: limits)
+    }
+
+    @inlinable
+    public func next(_ state: Int32, _ byte: UInt8) -> Int32 {
+        table[Int(state) * classCount + Int(classOf[Int(byte)])]
+    }
+
+    /// Whether the automaton accepts exactly these bytes.
+    public func matches(_ bytes: some Sequence<UInt8>) -> Bool {
+        var s: Int32 = 0
+        for b in bytes {
+            s = next(s, b)
+            if s < 0 { return false }
+        }
+        return accepting[Int(s)]
+    }
+
+    public func matches(_ text: String) -> Bool { matches(text.utf8) }
+
+    /// Whether the empty string is accepted.
+    public var acceptsEmpty: Bool { accepting[0] }
+
+    /// Whether no string at all is accepted.
+    public var isEmpty: Bool {
+        var seen = [Bool](repeating: false, count: stateCount)
+        var stack: [Int32] = [0]
+        seen[0] = true
+        while let s = stack.popLast() {
+            if accepting[Int(s)] { return false }
+            for c in 0..<classCount {
+                let t = table[Int(s) * classCount + c]
+                if t >= 0 && !seen[Int(t)] { seen[Int(t)] = true; stack.append(t) }
+            }
+        }
+        return true
+    }
+
+    /// The bytes of each class.
+    public func bytes(ofClass c: Int) -> ByteSet {
+        var set = ByteSet()
+        for b in 0..<256 where Int(classOf[b]) == c { set.insert(UInt8(b)) }
+        return set
+    }
+
+    // MARK: - Subset construction
+
+    static func subsetConstruction(_ nfa: ByteNFA, limit: Int) throws(AutomatonError) -> ByteDFA {
+        let (classOf, classCount) = nfa.byteClasses()
+        // Each edge's set as a list of classes, so a state's moves are bucketed by class directly.
+        var classesOfSet: [ByteSet: [Int]] = [:]
+        let edgeClasses: [[[Int]]] = nfa.edges.map { list in
+            list.map { e in
+                if let c = classesOfSet[e.set] { return c }
+                var seen = [Bool](repeating: false, count: classCount)
+                var cs: [Int] = []
+                for b in e.set.members where !seen[Int(classOf[Int(b)])] {
+                    seen[Int(classOf[Int(b)])] = true
+                    cs.append(Int(classOf[Int(b)]))
+                }
+                classesOfSet[e.set] = cs
+                return cs
+            }
+        }
+
+        var mark = [Int](repeating: -1, count: nfa.stateCount)
+        var generation = 0
+        /// The ε-closure of `seeds`, sorted.
+        func closure(_ seeds: [Int32]) -> [Int32] {
+            generation += 1
+            var out: [Int32] = []
+            var stack: [Int32] = []
+            for s in seeds where mark[Int(s)] != generation { mark[Int(s)] = generation; stack.append(s) }
+            while let s = stack.popLast() {
+                out.append(s)
+                for t in nfa.epsilon[Int(s)] where mark[Int(t)] != generation {
+                    mark[Int(t)] = generation
+                    stack.append(t)
+                }
+            }
+            out.sort()
+            return out
+        }
+
+        var ids: [[Int32]: Int32] = [:]
+        /// DFA state per kernel (the sorted move targets before closure): skips repeated closures.
+        var kernelIDs: [[Int32]: Int32] = [:]
+        var sets: [[Int32]] = []
+        var table: [Int32] = []
+        var accepting: [Bool] = []
+        func add(_ set: [Int32]) throws(AutomatonError) -> Int32 {
+            if let id = ids[set] { return id }
+            guard sets.count < limit else { throw .tooManyStates(limit: limit) }
+            let id = Int32(sets.count)
+            ids[set] = id
+            sets.append(set)
+            accepting.append(set.contains(nfa.accept))
+            table.append(contentsOf: repeatElement(-1, count: classCount))
+            return id
+        }
+        _ = try add(closure([nfa.start]))
+        var buckets = [[Int32]](repeating: [], count: classCount)
+        var touched: [Int] = []
+        var i = 0
+        while i < sets.count {
+            for s in sets[i] {
+                for (k, e) in nfa.edges[Int(s)].enumerated() {
+                    for c in edgeClasses[Int(s)][k] {
+                        if buckets[c].isEmpty { touched.append(c) }
+                        buckets[c].append(e.target)
+                    }
+                }
+            }
+            for c in touched {
+                var kernel = buckets[c]
+                buckets[c].removeAll(keepingCapacity: true)
+                kernel.sort()
+                var id: Int32
+                if let known = kernelIDs[kernel] {
+                    id = known
+                } else {
+                    id = try add(closure(kernel))
+                    kernelIDs[kernel] = id
+                }
+                table[i * classCount + c] = id
+            }
+            touched.removeAll(keepingCapacity: true)
+            i += 1
+        }
+        return ByteDFA(classOf: classOf, classCount: classCount, table: table, accepting: accepting)
+    }
+}

@@ -1,0 +1,116 @@
+/// A Thompson NFA over bytes, the intermediate step from a regular `GrammarExpr` to a `ByteDFA`.
+///
+/// Fragments are built "from" a given state and return their end state, which saves most ε-edges.
+/// Every loop (`*`, `+`, unbounded repeat) gets a fresh loop state and every alternative a fresh
+/// start, so a fragment never re-enters a state that a sibling fragment also leaves from.
+struct ByteNFA {
+    struct Edge {
+        var set: ByteSet
+        var target: Int32
+    }
+
+    var epsilon: [[Int32]] = []
+    var edges: [[Edge]] = []
+    var start: Int32 = 0
+    var accept: Int32 = 0
+    let limit: Int
+    let grammar: Grammar?
+    var activeRules: [RuleID] = []
+
+    init(_ expr: GrammarExpr, grammar: Grammar?, limits: AutomatonLimits) throws(AutomatonError) {
+        self.limit = limits.maxNFAStates
+        self.grammar = grammar
+        start = try newState()
+        accept = try build(expr, from: start)
+    }
+
+    var stateCount: Int { epsilon.count }
+
+    private mutating func newState() throws(AutomatonError) -> Int32 {
+        guard epsilon.count < limit else { throw .tooManyNFAStates(limit: limit) }
+        epsilon.append([])
+        edges.append([])
+        return Int32(epsilon.count - 1)
+    }
+
+    private mutating func build(_ expr: GrammarExpr, from s: Int32) throws(AutomatonError) -> Int32 {
+        switch expr {
+        case .empty:
+            return s
+        case .nothing:
+            return try newState()  // unreachable from s
+        case .bytes(let bs):
+            var cur = s
+            for b in bs {
+                let next = try newState()
+                edges[Int(cur)].append(Edge(set: ByteSet([b]), target: next))
+                cur = next
+            }
+            return cur
+        case .byteSet(let set):
+            let next = try newState()
+            if !set.isEmpty { edges[Int(s)].append(Edge(set: set, target: next)) }
+            return next
+        case .sequence(let parts):
+            var cur = s
+            for p in parts { cur = try build(p, from: cur) }
+            return cur
+        case .choice(let alternatives):
+            let end = try newState()
+            for alt in alternatives {
+                let a = try newState()
+                epsilon[Int(s)].append(a)
+                let e = try build(alt, from: a)
+                epsilon[Int(e)].append(end)
+            }
+            return end
+        case .repeat(let inner, let lo, let hi):
+            var cur = s
+            for _ in 0..<lo { cur = try build(inner, from: cur) }
+            if let hi {
+                guard hi > lo else { return cur }
+                let end = try newState()
+                epsilon[Int(cur)].append(end)
+                for _ in lo..<hi {
+                    let a = try newState()
+                    epsilon[Int(cur)].append(a)
+                    cur = try build(inner, from: a)
+                    epsilon[Int(cur)].append(end)
+                }
+                return end
+            }
+            let loop = try newState()
+            epsilon[Int(cur)].append(loop)
+            let a = try newState()
+            epsilon[Int(loop)].append(a)
+            let e = try build(inner, from: a)
+            epsilon[Int(e)].append(loop)
+            return loop
+        case .rule(let id):
+            guard let grammar, id.index >= 0, id.index < grammar.rules.count else { throw .unresolvedRule(id) }
+            guard !activeRules.contains(id) else { throw .recursiveRule(name: grammar[id].name) }
+            activeRules.append(id)
+            defer { activeRules.removeLast() }
+            return try build(grammar[id].body, from: s)
+        }
+    }
+
+    /// The byte classes: bytes that every edge set treats alike share a class.
+    func byteClasses() -> (classOf: [UInt8], count: Int) {
+        var classOf = [Int](repeating: 0, count: 256)
+        var count = 1
+        var seen = Set<ByteSet>()
+        for list in edges {
+            for e in list where seen.insert(e.set).inserted {
+                var remap: [Int: Int] = [:]
+                var next = 0
+                for b in 0..<256 {
+                    let key = classOf[b] * 2 + (e.set.contains(UInt8(b)) ? 1 : 0)
+                    if let c = remap[key] { classOf[b] = c } else { remap[key] = next; classOf[b] = next; next += 1 }
+                }
+                count = next
+            }
+        }
+        return (classOf.map { UInt8($0) }, count)
+    }
+}

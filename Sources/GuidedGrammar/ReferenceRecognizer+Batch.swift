@@ -1,0 +1,46 @@
+extension ReferenceRecognizer {
+    /// For each byte string, whether the input followed by it is still a viable prefix: the same
+    /// answer as `canFeed` for every string, computed by a walk over the strings in lexicographic
+    /// order that shares the work for common prefixes and stops a string at its first disallowed
+    /// byte (a token-trie walk without the trie). This is how a brute-force token mask is built
+    /// from a vocabulary's token bytes in tests.
+    ///
+    /// - Parameters:
+    ///   - strings: the byte strings (e.g. token bytes); an empty string is always viable.
+    ///   - order: the order to visit the strings in: any permutation of their indices gives the same
+    ///     answers, and `lexicographicOrder(strings)` (the default, computed if nil) shares the most work;
+    ///     pass it to reuse it across calls.
+    /// - Complexity: one fork and feed per visited trie node, after an O(n log n) sort if `order` is nil.
+    public func viable(_ strings: [[UInt8]], order: [Int]? = nil) -> [Bool] {
+        let order = order ?? Self.lexicographicOrder(strings)
+        precondition(order.count == strings.count, "order must be a permutation of the strings' indices")
+        var result = [Bool](repeating: false, count: strings.count)
+        // stack[d] is the recognizer after the first d bytes of `previous`.
+        var stack: [ReferenceRecognizer] = [self]
+        var previous: [UInt8] = []
+        for index in order {
+            let s = strings[index]
+            var common = 0
+            while common < previous.count && common < s.count && previous[common] == s[common] { common += 1 }
+            common = min(common, stack.count - 1)
+            stack.removeLast(stack.count - 1 - common)
+            var ok = true
+            while stack.count - 1 < s.count {
+                let top = stack[stack.count - 1]
+                let byte = s[stack.count - 1]
+                guard top.allowedNextBytes.contains(byte) else { ok = false; break }
+                var next = top
+                next.feed(byte)
+                stack.append(next)
+            }
+            result[index] = ok
+            previous = s
+        }
+        return result
+    }
+
+    /// The indices of `strings` sorted so that their strings are in lexicographic byte order.
+    public static func lexicographicOrder(_ strings: [[UInt8]]) -> [Int] {
+        strings.indices.sorted { strings[$0].lexicographicallyPrecedes(strings[$1]) }
+    }
+}

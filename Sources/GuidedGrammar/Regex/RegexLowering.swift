@@ -1,0 +1,228 @@
+/// Lowers a `RegexNode` to a `GrammarExpr` over bytes.
+///
+/// Two matching semantics:
+/// - `.wholeMatch` (the grammar-regex default): the text must match the whole pattern; `^`/`$` at
+///   the start/end of the pattern or of a top-level alternative are redundant and allowed.
+/// - `.search` (JSON Schema `pattern`, ECMA-262 `RegExp.prototype.test`): the text must *contain* a
+///   match, so the language is Σ* R Σ*, except that a leading `^` drops the Σ* before and a trailing
+///   `$` the Σ* after, per top-level alternative.
+///
+/// Anchors anywhere else (`a^b`, `(^a)*`) would need context the lowering does not track and are
+/// refused with an error at their offset rather than approximated.
+///
+/// Characters are turned into bytes by an *encoder* `(CodePointSet) -> GrammarExpr`: plain UTF-8 by
+/// default; the JSON-Schema compiler passes one that spells characters as they appear inside a JSON
+/// string (`"` as `\"`, control characters escaped, ...). Σ is `encoder(.all)`.
+public enum RegexLowering {
+    public enum Semantics: Hashable, Sendable {
+        case wholeMatch
+        case search
+    }
+
+    /// Plain UTF-8: each member encoded as its UTF-8 bytes.
+    public static func utf8(_ set: CodePointSet) -> GrammarExpr { set.utf8Expression }
+
+    /// Parses and lowers `pattern`; `.ecma262` searches, `.grammar` matches whole.
+    public static func compile(
+        _ pattern: String,
+        dialect: RegexDialect = .grammar,
+        encoder: (CodePointSet) -> GrammarExpr = RegexLowering.utf8
+    ) throws(RegexError) -> GrammarExpr {
+        let node = try RegexParser.parse(pattern, dialect: dialect)
+        return try lower(node, semantics: dialect == .ecma262 ? .search : .wholeMatch, encoder: encoder)
+    }
+
+    /// Lowers a parsed regex with the given semantics.
+    public static func lower(
+        _ node: RegexNode,
+        semantics: Semantics,
+        encoder: (CodePointSet) -> GrammarExpr = RegexLowering.utf8
+    ) throws(RegexError) -> GrammarExpr {
+        let alternatives = try anchoredAlternatives(node)
+        var lowered: [GrammarExpr] = []
+        var anyText: GrammarExpr? = nil
+        func sigmaStar() -> GrammarExpr {
+            if let anyText { return anyText }
+            let s = GrammarExpr.repeat(encoder(.all), min: 0, max: nil)
+            anyText = s
+            return s
+        }
+        for alt in alternatives {
+            var parts: [GrammarExpr] = []
+            if semantics == .search && !alt.start { parts.append(sigmaStar()) }
+            parts.append(try lowerBody(alt.body, encoder: encoder))
+            if semantics == .search && !alt.end { parts.append(sigmaStar()) }
+            lowered.append(makeSequence(parts))
+        }
+        return makeChoice(lowered)
+    }
+
+    // MARK: - Anchors
+
+    struct Alternative {
+        var start: Bool
+        var end: Bool
+        var body: [RegexNode]
+    }
+
+    /// Bound on how many top-level alternatives distributing leading/trailing groups may create.
+    static let maxAlternatives = 256
+
+    /// Splits the pattern into top-level alternatives with their leading `^` / trailing `$` removed.
+    /// A leading (trailing) group whose alternatives carry anchors is distributed over the rest of
+    /// the sequence, so `(^a|b)c` is read as `^ac|bc`.
+    static func anchoredAlternatives(_ node: RegexNode) throws(RegexError) -> [Alternative] {
+        var work: [[RegexNode]] = topAlternatives(node).map(flattenSequence).reversed()
+        var done: [Alternative] = []
+        while let items = work.popLast() {
+            if let first = items.first, case .alternation(let alts) = unwrapGroup(first), alts.contains(where: containsAnchor) {
+                for a in alts.reversed() { work.append(flattenSequence(a) + items.dropFirst()) }
+            } else if let last = items.last, items.count > 1, case .alternation(let alts) = unwrapGroup(last), alts.contains(where: containsAnchor) {
+                for a in alts.reversed() { work.append(items.dropLast() + flattenSequence(a)) }
+            } else {
+                var body = items[...]
+                var alt = Alternative(start: false, end: false, body: [])
+                while let f = body.first, case .startAnchor = f { alt.start = true; body = body.dropFirst() }
+                while let l = body.last, case .endAnchor = l { alt.end = true; body = body.dropLast() }
+                alt.body = Array(body)
+                for item in alt.body {
+                    if let offset = firstAnchor(item) {
+                        let which = chars(item, offset)
+                        throw RegexError(offset: offset, kind: .unsupported, "anchor `\(which)` is only supported at the start (`^`) or end (`$`) of the pattern or of a top-level alternative")
+                    }
+                }
+                done.append(alt)
+            }
+            if work.count + done.count > maxAlternatives {
+                throw RegexError(offset: 0, kind: .limit, "distributing anchored groups creates more than \(maxAlternatives) alternatives")
+            }
+        }
+        return done
+    }
+
+    private static func chars(_ node: RegexNode, _ offset: Int) -> String {
+        var found = "^"
+        func walk(_ n: RegexNode) {
+            switch n {
+            case .startAnchor(let o) where o == offset: found = "^"
+            case .endAnchor(let o) where o == offset: found = "$"
+            case .sequence(let xs), .alternation(let xs): xs.forEach(walk)
+            case .group(let x, _), .repeat(let x, _, _, _): walk(x)
+            default: break
+            }
+        }
+        walk(node)
+        return found
+    }
+
+    private static func topAlternatives(_ node: RegexNode) -> [RegexNode] {
+        if case .alternation(let alts) = unwrapGroup(node) { return alts }
+        return [node]
+    }
+
+    /// Groups do not change the language; peel them.
+    private static func unwrapGroup(_ node: RegexNode) -> RegexNode {
+        if case .group(let inner, _) = node { return unwrapGroup(inner) }
+        return node
+    }
+
+    /// A sequence's items, with nested groups of sequences spliced in.
+    private static func flattenSequence(_ node: RegexNode) -> [RegexNode] {
+        switch unwrapGroup(node) {
+        case .empty: return []
+        case .sequence(let items): return items.flatMap(flattenSequence)
+        case let other: return [other]
+        }
+    }
+
+    private static func containsAnchor(_ node: RegexNode) -> Bool { firstAnchor(node) != nil }
+
+    private static func firstAnchor(_ node: RegexNode) -> Int? {
+        switch node {
+        case .startAnchor(let o), .endAnchor(let o): return o
+        case .sequence(let xs), .alternation(let xs):
+            for x in xs { if let o = firstAnchor(x) { return o } }
+            return nil
+        case .group(let x, _), .repeat(let x, _, _, _): return firstAnchor(x)
+        case .empty, .literal, .set: return nil
+        }
+    }
+
+    // MARK: - Body
+
+    private static func lowerBody(_ items: [RegexNode], encoder: (CodePointSet) -> GrammarExpr) throws(RegexError) -> GrammarExpr {
+        var parts: [GrammarExpr] = []
+        for item in items { parts.append(try lowerNode(item, encoder: encoder)) }
+        return makeSequence(parts)
+    }
+
+    private static func lowerNode(_ node: RegexNode, encoder: (CodePointSet) -> GrammarExpr) throws(RegexError) -> GrammarExpr {
+        switch node {
+        case .empty: return .empty
+        case .literal(let s): return encoder(CodePointSet(s))
+        case .set(let s): return s.isEmpty ? .nothing : encoder(s)
+        case .sequence(let xs):
+            var parts: [GrammarExpr] = []
+            for x in xs { parts.append(try lowerNode(x, encoder: encoder)) }
+            return makeSequence(parts)
+        case .alternation(let xs):
+            var parts: [GrammarExpr] = []
+            for x in xs { parts.append(try lowerNode(x, encoder: encoder)) }
+            return makeChoice(parts)
+        case .group(let x, _): return try lowerNode(x, encoder: encoder)
+        case .repeat(let x, let lo, let hi, _):
+            let inner = try lowerNode(x, encoder: encoder)
+            if hi == 0 { return .empty }
+            if lo == 1 && hi == 1 { return inner }
+            if inner == .empty { return .empty }
+            if inner == .nothing { return lo == 0 ? .empty : .nothing }
+            return .repeat(inner, min: lo, max: hi)
+        case .startAnchor(let o):
+            throw RegexError(offset: o, kind: .unsupported, "anchor `^` is only supported at the start of the pattern or of a top-level alternative")
+        case .endAnchor(let o):
+            throw RegexError(offset: o, kind: .unsupported, "anchor `$` is only supported at the end of the pattern or of a top-level alternative")
+        }
+    }
+
+    // MARK: - Smart constructors
+
+    /// A sequence with nested sequences flattened, ε dropped, adjacent literal bytes merged, and ∅ absorbing.
+    static func makeSequence(_ parts: [GrammarExpr]) -> GrammarExpr {
+        var out: [GrammarExpr] = []
+        for p in parts {
+            let pieces: [GrammarExpr]
+            if case .sequence(let inner) = p { pieces = inner } else { pieces = [p] }
+            for piece in pieces {
+                switch piece {
+                case .empty: continue
+                case .nothing: return .nothing
+                case .bytes(let b):
+                    if b.isEmpty { continue }
+                    if case .bytes(let prev)? = out.last { out[out.count - 1] = .bytes(prev + b) } else { out.append(piece) }
+                default: out.append(piece)
+                }
+            }
+        }
+        switch out.count {
+        case 0: return .empty
+        case 1: return out[0]
+        default: return .sequence(out)
+        }
+    }
+
+    /// A choice with nested choices flattened, ∅ dropped and duplicates removed.
+    static func makeChoice(_ parts: [GrammarExpr]) -> GrammarExpr {
+        var out: [GrammarExpr] = []
+        var seen = Set<GrammarExpr>()
+        for p in parts {
+            let pieces: [GrammarExpr]
+            if case .choice(let inner) = p { pieces = inner } else { pieces = [p] }
+            for piece in pieces where piece != .nothing && seen.insert(piece).inserted { out.append(piece) }
+        }
+        switch out.count {
+        case 0: return .nothing
+        case 1: return out[0]
+        default: return .choice(out)
+        }
+    }
+}

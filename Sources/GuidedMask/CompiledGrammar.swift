@@ -1,0 +1,151 @@
+import GuidedGrammar
+import GuidedTokenizers
+import Synchronization
+
+/// A grammar compiled against a vocabulary: immutable automaton tables plus a lazily filled, shared
+/// cache of per-state token masks. Create it once, share it across threads, and start one
+/// `GrammarMatcher` per sequence.
+///
+/// Compiling builds the rule automata only (about a millisecond for JSON); nothing is precomputed over
+/// the vocabulary. The first time a matcher meets an automaton state it walks the token trie once for
+/// that state and caches the result here (see `MaskCacheEntry`).
+public final class CompiledGrammar: @unchecked Sendable {
+    // @unchecked: the automaton buffers are written only in `init` and freed in `deinit`; the one
+    // mutable part, the mask cache, is behind a `Mutex`; the rest are immutable Sendable values.
+    public let vocabulary: VocabularyIndex
+    public let limits: MaskLimits
+    /// Number of automaton states (all rules).
+    public let stateCount: Int
+    /// Names of the rules kept as pushdown frames (the others were inlined into automata).
+    public let keptRules: [String]
+
+    let tables: AutomatonTables
+    let startState: Int32
+    /// Bytes of each byte class, for forced-byte computation.
+    let classBytes: [[UInt8]]
+    let cache: Mutex<MaskCache>
+
+    /// Compiles `grammar` for an indexed vocabulary.
+    public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
+        let automaton = try GrammarAutomaton(grammar: grammar, limits: limits)
+        self.vocabulary = vocabulary
+        self.limits = limits
+        stateCount = automaton.stateCount
+        keptRules = automaton.ruleNames
+        startState = automaton.startState
+        tables = AutomatonTables(automaton, vocabulary: vocabulary)
+        var cb = [[UInt8]](repeating: [], count: automaton.classes.count)
+        for b in 0..<256 { cb[Int(automaton.classes.classOf[b])].append(UInt8(b)) }
+        classBytes = cb
+        cache = Mutex(MaskCache())
+    }
+
+    /// Compiles `grammar` for a vocabulary, indexing the vocabulary first (slow: prefer building one
+    /// `VocabularyIndex` and reusing it).
+    public convenience init(_ grammar: Grammar, vocabulary: TokenVocabulary, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
+        try self.init(grammar, vocabulary: VocabularyIndex(vocabulary), limits: limits)
+    }
+
+    deinit { tables.deallocate() }
+
+    /// Bytes held by the automaton tables and the mask cache (not the vocabulary index).
+    public var memoryFootprint: Int {
+        tables.byteCount + classBytes.count * 16 + cache.withLock { $0.bytes }
+    }
+
+    /// Number of automaton states with a cached mask so far.
+    public var cachedStateCount: Int { cache.withLock { $0.entries.count } }
+
+    /// What the mask cache holds: states cached, of which dense (walked in full each time), and the
+    /// total of uncertain tokens kept (re-checked against the real stack at each mask).
+    public var cacheStatistics: (states: Int, dense: Int, uncertainTokens: Int) {
+        cache.withLock { c in
+            var dense = 0, uncertain = 0
+            for e in c.entries.values { if e.isDense { dense += 1 }; uncertain += e.uncertain.count }
+            return (c.entries.count, dense, uncertain)
+        }
+    }
+
+    /// One line per cached state (state, always-allowed and uncertain token counts), for diagnostics.
+    public func cacheDescription() -> [String] {
+        cache.withLock { c in
+            c.entries.keys.sorted().map { q in
+                let e = c.entries[q]!
+                let name = "state \(q / 2)\(q % 2 == 1 ? " (bottom)" : "")"
+                if e.isDense { return "\(name): dense" }
+                let accepted = e.acceptedWords.isEmpty ? e.acceptedList.count : e.acceptedWords.reduce(0) { $0 + $1.nonzeroBitCount }
+                return "\(name): \(accepted) allowed, \(e.uncertain.count) uncertain"
+            }
+        }
+    }
+
+    func cachedEntry(_ state: Int32) -> MaskCacheEntry? {
+        cache.withLock { $0.entries[state] }
+    }
+
+    /// Stores `entry` unless another thread did first or the cache is full; returns the entry to use.
+    func store(_ entry: MaskCacheEntry, for state: Int32) -> MaskCacheEntry {
+        let limit = limits.maxCacheBytes
+        return cache.withLock { c in
+            if let e = c.entries[state] { return e }
+            if c.bytes + entry.byteCount > limit {
+                // Over budget: remember only that this state is walked in full.
+                let dense = MaskCacheEntry.dense
+                c.entries[state] = dense
+                return entry
+            }
+            c.entries[state] = entry
+            c.bytes += entry.byteCount
+            return entry
+        }
+    }
+}
+
+/// `compile(grammar, vocabulary)`: see `CompiledGrammar.init`.
+public func compile(_ grammar: Grammar, _ vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) -> CompiledGrammar {
+    try CompiledGrammar(grammar, vocabulary: vocabulary, limits: limits)
+}
+
+/// Raw views of the automaton and the vocabulary index, for the hot loops.
+struct AutomatonTables: @unchecked Sendable {
+    // @unchecked: plain pointers into buffers owned by a `CompiledGrammar` / `VocabularyIndex` that
+    // outlive every use (a matcher holds its compiled grammar); never written after creation.
+    let next: UnsafeMutablePointer<Int32>
+    let flags: UnsafeMutablePointer<UInt8>
+    let callStart: UnsafeMutablePointer<Int32>
+    let calls: UnsafeMutablePointer<Int32>
+    let classOf: UnsafeMutablePointer<UInt8>
+    let classCount: Int
+    let stateCount: Int
+    let callCount: Int
+    let trie: UnsafeMutablePointer<TokenTrie.Node>
+    let trieCount: Int
+    let tokenBytes: UnsafeMutablePointer<UInt8>
+    let tokenOffsets: UnsafeMutablePointer<UInt32>
+
+    init(_ a: GrammarAutomaton, vocabulary v: VocabularyIndex) {
+        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, array.count))
+            _ = UnsafeMutableBufferPointer(start: p, count: array.count).initialize(from: array)
+            return p
+        }
+        next = copy(a.next)
+        flags = copy(a.flags)
+        callStart = copy(a.callStart)
+        calls = copy(a.calls)
+        classOf = copy(a.classes.classOf)
+        classCount = a.classes.count
+        stateCount = a.stateCount
+        callCount = a.calls.count / 2
+        trie = v.nodes.baseAddress!
+        trieCount = v.nodeCount
+        tokenBytes = v.tokenBytes.baseAddress!
+        tokenOffsets = v.tokenOffsets.baseAddress!
+    }
+
+    func deallocate() {
+        next.deallocate(); flags.deallocate(); callStart.deallocate(); calls.deallocate(); classOf.deallocate()
+    }
+
+    var byteCount: Int { stateCount * (classCount * 4 + 1 + 4) + callCount * 8 + 256 }
+}

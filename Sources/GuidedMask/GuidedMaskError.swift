@@ -1,0 +1,63 @@
+import GuidedGrammar
+
+/// Why a grammar cannot be compiled for a vocabulary.
+public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
+    /// A rule reaches itself again without consuming a byte (e.g. `expr ::= expr "+" term`): the pushdown
+    /// engine would push forever. Rewrite with repetition (`expr ::= term ("+" term)*`).
+    case leftRecursion(rule: String)
+    /// A rule refers to a rule index the grammar does not have.
+    case undefinedRule(index: Int, in: String)
+    /// The start rule derives no finite byte string at all.
+    case emptyLanguage
+    /// The automaton of `rule` needs more states than `MaskLimits.maxAutomatonStates`.
+    case automatonTooLarge(rule: String, limit: Int)
+    /// A repetition bound is negative, or `max < min`.
+    case invalidRepetition(rule: String, min: Int, max: Int?)
+    /// The vocabulary cannot be indexed (token trie limits).
+    case vocabulary(String)
+
+    public var description: String {
+        switch self {
+        case .leftRecursion(let r): return "grammar: rule '\(r)' is left-recursive (reaches itself without consuming input); use repetition instead"
+        case .undefinedRule(let i, let r): return "grammar: rule '\(r)' refers to undefined rule #\(i)"
+        case .emptyLanguage: return "grammar: the start rule matches no string"
+        case .automatonTooLarge(let r, let l): return "grammar: the automaton for rule '\(r)' exceeds \(l) states"
+        case .invalidRepetition(let r, let lo, let hi): return "grammar: invalid repetition {\(lo),\(hi.map(String.init) ?? "")} in rule '\(r)'"
+        case .vocabulary(let m): return "vocabulary: \(m)"
+        }
+    }
+}
+
+/// Why a matcher refused an operation.
+///
+/// `tokenRejected` and `bytesRejected` leave the matcher unchanged (the caller may try something else);
+/// every other error is sticky: the matcher fails closed, and every later call throws `.failed(...)`
+/// carrying the first error.
+public enum MatcherError: Error, Equatable, CustomStringConvertible {
+    /// The token is not allowed here (its bytes leave the grammar, it is special, or it is padding).
+    case tokenRejected(token: Int, position: Int)
+    /// The byte at `offset` of the given bytes is not allowed (position counts bytes since the start).
+    case bytesRejected(offset: Int, position: Int)
+    /// A step needed more parse stacks than `MaskLimits.maxStacks` (a very ambiguous grammar).
+    case tooManyStacks(limit: Int)
+    /// The caller's mask buffer has fewer than `(vocabulary.size + 31) / 32` words.
+    case maskBufferTooSmall(words: Int, needed: Int)
+    /// The matcher already ended (EOS accepted); only `rollback` or `reset` apply.
+    case alreadyTerminated
+    /// `rollback(n)` with more tokens than were accepted.
+    case rollbackTooFar(requested: Int, available: Int)
+    /// An earlier error put the matcher in the failed state.
+    indirect case failed(MatcherError)
+
+    public var description: String {
+        switch self {
+        case .tokenRejected(let t, let p): return "matcher: token \(t) is not allowed at byte \(p)"
+        case .bytesRejected(let o, let p): return "matcher: byte \(o) of the input is not allowed (at byte \(p))"
+        case .tooManyStacks(let l): return "matcher: more than \(l) parse stacks (grammar too ambiguous)"
+        case .maskBufferTooSmall(let w, let n): return "matcher: mask buffer has \(w) words, needs \(n)"
+        case .alreadyTerminated: return "matcher: already terminated"
+        case .rollbackTooFar(let r, let a): return "matcher: cannot roll back \(r) tokens, only \(a) accepted"
+        case .failed(let e): return "matcher: failed earlier: \(e)"
+        }
+    }
+}

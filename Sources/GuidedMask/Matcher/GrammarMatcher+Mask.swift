@@ -1,0 +1,100 @@
+extension GrammarMatcher {
+    /// Words a mask buffer needs: `(vocabulary.size + 31) / 32`.
+    public var maskWordCount: Int { compiled.vocabulary.maskWords }
+
+    /// Writes the allowed next tokens into `buffer`: bit `i % 32` of word `i / 32` is set when token `i`
+    /// may come next (the llguidance / XGrammar layout). EOS tokens are set exactly when the grammar can
+    /// end here; other special tokens and padding ids never. After termination only EOS is set.
+    /// - Throws: `maskBufferTooSmall`, or a sticky error.
+    public mutating func fillNextTokenMask(into buffer: UnsafeMutableBufferPointer<UInt32>) throws(MatcherError) {
+        if let failure { throw .failed(failure) }
+        let words = compiled.vocabulary.maskWords
+        guard buffer.count >= words, let mask = buffer.baseAddress else {
+            throw .maskBufferTooSmall(words: buffer.count, needed: words)
+        }
+        mask.update(repeating: 0, count: words)
+        let cp = current
+        if !cp.terminated {
+            var i = Int(cp.setStart)
+            while i < Int(cp.setEnd) {
+                let node = engine.nodes[Int(sets[i])]
+                try maskFromStack(node, mask: mask)
+                i += 1
+            }
+            engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+            if engine.overflow {
+                engine.overflow = false
+                try fail(.tooManyStacks(limit: compiled.limits.maxStacks))
+            }
+            let dups = compiled.vocabulary.duplicatePairs
+            var k = 0
+            while k < dups.count {
+                let p = dups[k], d = dups[k + 1]
+                if mask[Int(p >> 5)] & (1 << (p & 31)) != 0 { mask[Int(d >> 5)] |= 1 << (d & 31) }
+                k += 2
+            }
+        }
+        let vocab = compiled.vocabulary.vocabulary
+        for e in vocab.eosTokenIDs where e >= 0 && e < vocab.size {
+            if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
+        }
+    }
+
+    /// Convenience: fills `mask` (resized to `maskWordCount` words).
+    public mutating func fillNextTokenMask(into mask: inout [UInt32]) throws(MatcherError) {
+        if mask.count != maskWordCount { mask = [UInt32](repeating: 0, count: maskWordCount) }
+        var result: Result<Void, MatcherError> = .success(())
+        mask.withUnsafeMutableBufferPointer { buffer in
+            do throws(MatcherError) { try fillNextTokenMask(into: buffer) } catch { result = .failure(error) }
+        }
+        try result.get()
+    }
+
+    /// Adds one stack's allowed tokens: its state's cached always-allowed tokens plus its uncertain
+    /// tokens checked against the real stack, or a full trie walk for dense states.
+    private mutating func maskFromStack(_ node: StackNode, mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        let entry = try cacheEntry(for: node.state, atBottom: node.parent == StackEngine.bottom)
+        if entry.isDense {
+            var none: [UInt32] = []
+            _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, maxUncertain: 0)
+            return
+        }
+        if !entry.acceptedWords.isEmpty {
+            entry.acceptedWords.withUnsafeBufferPointer { w in
+                var i = 0
+                while i < w.count { mask[i] |= w[i]; i += 1 }
+            }
+        } else {
+            for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+        }
+        if !entry.uncertain.isEmpty {
+            walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
+        }
+    }
+
+    /// The cached entry for `state`, building it with a trie walk over an unknown stack if needed.
+    /// A stack of one frame (`atBottom`) has nothing below it: its walk is exact and has no uncertain
+    /// tokens, so it is cached separately (the start rule's states, e.g. trailing whitespace).
+    mutating func cacheEntry(for state: Int32, atBottom: Bool) throws(MatcherError) -> MaskCacheEntry {
+        let key = state &* 2 &+ (atBottom ? 1 : 0)
+        if let e = compiled.cachedEntry(key) { return e }
+        let words = compiled.vocabulary.maskWords
+        var accepted = [UInt32](repeating: 0, count: words)
+        var uncertain: [UInt32] = []
+        let nodeMark = engine.nodes.count, itemMark = engine.items.count
+        let ok = accepted.withUnsafeMutableBufferPointer { buf in
+            walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
+                     maxUncertain: compiled.limits.maxUncertainTokens)
+        }
+        engine.truncate(nodes: nodeMark, items: itemMark)
+        if engine.overflow {
+            // The relative walk may meet more ambiguity than any real stack; do not cache, walk in full.
+            engine.overflow = false
+            return compiled.store(.dense, for: key)
+        }
+        if !ok { return compiled.store(.dense, for: key) }
+        var count = 0
+        for w in accepted { count += w.nonzeroBitCount }
+        return compiled.store(MaskCacheEntry(acceptedWords: accepted, acceptedCount: count, uncertain: uncertain), for: key)
+    }
+}

@@ -1,0 +1,204 @@
+/// The state of one sequence being generated under a `CompiledGrammar`: which tokens may come next,
+/// and what has been accepted so far.
+///
+/// A value type: `fork()` (or plain assignment) copies it cheaply (its arrays are shared copy-on-write
+/// until one copy changes), so a matcher can be handed to another task. Each copy is used by one task
+/// at a time; the compiled grammar they share is thread-safe.
+///
+/// The loop: `fillNextTokenMask(into:)`, sample a token allowed by the mask, `accept(token:)`, repeat;
+/// stop when an EOS token is accepted (`isTerminated`).
+///
+/// Errors: a token or bytes the grammar does not allow throw `tokenRejected`/`bytesRejected` and leave
+/// the matcher unchanged. Any other error (limits) fails the matcher closed: every later call throws
+/// `.failed(firstError)` until `reset()`.
+public struct GrammarMatcher: Sendable {
+    public let compiled: CompiledGrammar
+
+    /// The configuration after one accepted token or byte string: 20 bytes, so that a long history
+    /// stays small.
+    struct Checkpoint: Sendable {
+        var setStart: Int32
+        var setEnd: Int32
+        var nodeCount: Int32
+        var position: Int32
+        var flags: UInt8
+
+        init(setStart: Int32, setEnd: Int32, nodeCount: Int32, bytePosition: Int, canEnd: Bool, terminated: Bool) {
+            self.setStart = setStart; self.setEnd = setEnd; self.nodeCount = nodeCount
+            position = Int32(truncatingIfNeeded: bytePosition)
+            flags = (canEnd ? 1 : 0) | (terminated ? 2 : 0)
+        }
+        var bytePosition: Int { Int(position) }
+        var canEnd: Bool { flags & 1 != 0 }
+        var terminated: Bool {
+            get { flags & 2 != 0 }
+            set { flags = newValue ? flags | 2 : flags & ~2 }
+        }
+    }
+
+    var engine = StackEngine()
+    /// Closed stack sets of every checkpoint, concatenated.
+    var sets: [Int32] = []
+    /// One per accepted token or byte string, plus the initial state.
+    var checkpoints: [Checkpoint] = []
+    var failure: MatcherError?
+    var walk = WalkScratch()
+
+    public init(_ compiled: CompiledGrammar) {
+        self.compiled = compiled
+        reset()
+    }
+
+    /// Back to the start of the grammar (clears a failure too).
+    public mutating func reset() {
+        failure = nil
+        engine = StackEngine()
+        sets = []
+        checkpoints = []
+        let root = engine.make(compiled.startState, StackEngine.bottom)
+        engine.items = [root]
+        let closed = engine.close(0, 1, compiled.tables, maxStacks: compiled.limits.maxStacks)
+        sets.append(contentsOf: engine.items[closed.lo..<closed.hi])
+        engine.items.removeAll(keepingCapacity: true)
+        checkpoints = [Checkpoint(setStart: 0, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
+                                  bytePosition: 0, canEnd: closed.accept, terminated: false)]
+    }
+
+    /// A copy to explore from; changes to one do not affect the other.
+    public func fork() -> GrammarMatcher { self }
+
+    /// True when the input so far is a complete sentence (EOS is allowed now).
+    public var canTerminate: Bool { failure == nil && checkpoints[checkpoints.count - 1].canEnd }
+    /// True once an EOS token was accepted.
+    public var isTerminated: Bool { checkpoints[checkpoints.count - 1].terminated }
+    /// The sticky error, if the matcher failed.
+    public var error: MatcherError? { failure }
+    /// Bytes accepted since the start.
+    public var bytePosition: Int { checkpoints[checkpoints.count - 1].bytePosition }
+    /// Number of accepted tokens / byte strings that `rollback` can undo.
+    public var acceptedCount: Int { checkpoints.count - 1 }
+
+    var current: Checkpoint { checkpoints[checkpoints.count - 1] }
+
+    /// Accepts one token. Special tokens: an EOS token is accepted exactly when `canTerminate`; others
+    /// never. Ids past the tokenizer (padding) never.
+    /// - Throws: `tokenRejected` (matcher unchanged), or a sticky error.
+    public mutating func accept(token: Int) throws(MatcherError) {
+        if let failure { throw .failed(failure) }
+        let vocab = compiled.vocabulary.vocabulary
+        let cp = current
+        if vocab.eosTokenIDs.contains(token) {
+            guard cp.canEnd || cp.terminated else { throw .tokenRejected(token: token, position: cp.bytePosition) }
+            var next = cp
+            next.terminated = true
+            next.setStart = next.setEnd   // nothing follows EOS
+            checkpoints.append(next)
+            return
+        }
+        guard !cp.terminated, token >= 0, token < vocab.tokenCount, !vocab.isSpecial(token) else {
+            throw .tokenRejected(token: token, position: cp.bytePosition)
+        }
+        let start = Int(vocab.offsets[token]), end = Int(vocab.offsets[token + 1])
+        guard end > start else { throw .tokenRejected(token: token, position: cp.bytePosition) }
+        let ok = try advance(bytes: vocab.bytes, start, end)
+        if ok >= 0 { throw .tokenRejected(token: token, position: cp.bytePosition) }
+    }
+
+    /// Accepts raw bytes (e.g. a forced continuation, or text outside the tokenizer).
+    /// - Throws: `bytesRejected` with the offset of the first refused byte (matcher unchanged).
+    public mutating func accept(bytes: [UInt8]) throws(MatcherError) {
+        if let failure { throw .failed(failure) }
+        let cp = current
+        guard !cp.terminated else { throw .alreadyTerminated }
+        if bytes.isEmpty {
+            let start = Int32(sets.count)
+            sets.append(contentsOf: sets[Int(cp.setStart)..<Int(cp.setEnd)])
+            var same = cp
+            same.setStart = start; same.setEnd = Int32(sets.count)
+            checkpoints.append(same)
+            return
+        }
+        let bad = try advance(bytes: bytes, 0, bytes.count)
+        if bad >= 0 { throw .bytesRejected(offset: bad, position: cp.bytePosition + bad) }
+    }
+
+    /// Undoes the last `n` accepted tokens / byte strings.
+    public mutating func rollback(_ n: Int) throws(MatcherError) {
+        if let failure { throw .failed(failure) }
+        guard n >= 0, n <= checkpoints.count - 1 else { throw .rollbackTooFar(requested: n, available: checkpoints.count - 1) }
+        if n == 0 { return }
+        checkpoints.removeLast(n)
+        let cp = current
+        if sets.count > Int(cp.setEnd) { sets.removeLast(sets.count - Int(cp.setEnd)) }
+        engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+    }
+
+    /// Runs bytes through the stacks and commits on success. Returns -1, or the offset of the first
+    /// refused byte (nothing committed).
+    private mutating func advance(bytes: [UInt8], _ start: Int, _ end: Int) throws(MatcherError) -> Int {
+        let t = compiled.tables
+        let cp = current
+        engine.items.removeAll(keepingCapacity: true)
+        engine.items.append(contentsOf: sets[Int(cp.setStart)..<Int(cp.setEnd)])
+        var lo = 0, hi = engine.items.count
+        var canEnd = cp.canEnd
+        for k in start..<end {
+            let cls = Int(t.classOf[Int(bytes[k])])
+            let raw = engine.step(lo, hi, cls: cls, t)
+            if raw == engine.items.count {
+                engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                return k - start
+            }
+            let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
+            if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
+            lo = c.lo; hi = c.hi; canEnd = c.accept
+        }
+        collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
+        let setStart = Int32(sets.count)
+        sets.append(contentsOf: engine.items[lo..<hi])
+        engine.items.removeAll(keepingCapacity: true)
+        checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
+                                      bytePosition: cp.bytePosition + (end - start), canEnd: canEnd, terminated: false))
+        return -1
+    }
+
+    /// Drops the frames made while reading the last token that no stack of the new configuration uses
+    /// (intermediate tops, dead branches), so the arena grows by the live frames only. Frames are
+    /// compacted in place: a frame's parent always has a smaller index than the frame.
+    private mutating func collectGarbage(above base: Int, liveLo: Int, liveHi: Int) {
+        let count = engine.nodes.count - base
+        if count <= 0 { return }
+        engine.remap.removeAll(keepingCapacity: true)
+        engine.remap.append(contentsOf: repeatElement(-1, count: count))
+        for j in liveLo..<liveHi {
+            var x = Int(engine.items[j])
+            while x >= base && engine.remap[x - base] == -1 {
+                engine.remap[x - base] = -2
+                x = Int(engine.nodes[x].parent)
+            }
+        }
+        var w = base
+        for i in 0..<count where engine.remap[i] == -2 {
+            let n = engine.nodes[base + i]
+            let p = n.parent >= Int32(base) ? engine.remap[Int(n.parent) - base] : n.parent
+            engine.nodes[w] = StackNode(state: n.state, parent: p)
+            engine.remap[i] = Int32(w)
+            w += 1
+        }
+        engine.nodes.removeLast(engine.nodes.count - w)
+        for j in liveLo..<liveHi where Int(engine.items[j]) >= base {
+            engine.items[j] = engine.remap[Int(engine.items[j]) - base]
+        }
+    }
+
+    mutating func fail(_ e: MatcherError) throws(MatcherError) -> Never {
+        failure = e
+        throw e
+    }
+
+    /// Bytes of memory this matcher holds (arena, stack sets, history, scratch).
+    public var memoryFootprint: Int {
+        engine.nodes.capacity * 8 + engine.items.capacity * 4 + sets.capacity * 4
+            + checkpoints.capacity * MemoryLayout<Checkpoint>.stride + walk.byteCount + 256
+    }
+}

@@ -1,0 +1,106 @@
+/// One frame of a parse stack: an automaton state and the frame below (an index into the node arena),
+/// `StackEngine.bottom` for the bottom frame, or `StackEngine.hole` for "unknown, the cache walk stops
+/// here". Stacks share their lower frames (a tree of frames in one flat arena), so pushing, forking a
+/// configuration and backtracking are O(1).
+struct StackNode: Hashable, Sendable {
+    var state: Int32
+    var parent: Int32
+}
+
+/// The pushdown machinery: a flat arena of frames and the scratch lists that steps and closures use.
+/// Arrays only grow to their high-water mark and are truncated (keeping capacity), so steady-state
+/// steps allocate nothing.
+struct StackEngine: Sendable {
+    static let bottom: Int32 = -1
+    static let hole: Int32 = -2
+
+    var nodes: [StackNode] = []
+    /// Sets of stacks (node indices) under construction, as ranges.
+    var items: [Int32] = []
+    private var work: [Int32] = []
+    private var visited: [UInt64] = []
+    /// Scratch for compacting the arena after a commit.
+    var remap: [Int32] = []
+    /// Set when a closure exceeded `maxStacks`; the caller turns it into a sticky error.
+    var overflow = false
+
+    @inline(__always)
+    mutating func make(_ state: Int32, _ parent: Int32) -> Int32 {
+        nodes.append(StackNode(state: state, parent: parent))
+        return Int32(nodes.count - 1)
+    }
+
+    @inline(__always)
+    mutating func truncate(nodes n: Int, items i: Int) {
+        if nodes.count > n { nodes.removeLast(nodes.count - n) }
+        if items.count > i { items.removeLast(items.count - i) }
+    }
+
+    /// Moves every stack in `items[lo..<hi]` over a byte of class `cls`; appends the survivors (not yet
+    /// closed) to `items` and returns their range start (end is `items.count`).
+    @inline(__always)
+    mutating func step(_ lo: Int, _ hi: Int, cls: Int, _ t: AutomatonTables) -> Int {
+        let start = items.count
+        var i = lo
+        while i < hi {
+            let n = nodes[Int(items[i])]
+            let q = t.next[Int(n.state) * t.classCount + cls]
+            if q >= 0 {
+                // Same top state over the same frame below: one stack.
+                var duplicate = false
+                var j = start
+                while j < items.count {
+                    let m = nodes[Int(items[j])]
+                    if m.state == q && m.parent == n.parent { duplicate = true; break }
+                    j += 1
+                }
+                if !duplicate { items.append(make(q, n.parent)) }
+            }
+            i += 1
+        }
+        return start
+    }
+
+    /// Closes the stacks `items[lo..<hi]`: pushes the callee of every call edge, pops accepting tops into
+    /// their callers, and appends the stacks whose top can read a byte. Returns the closed range and
+    /// whether a stack emptied completely (`accept`) or popped into the hole (`hole`).
+    mutating func close(_ lo: Int, _ hi: Int, _ t: AutomatonTables, maxStacks: Int) -> (lo: Int, hi: Int, accept: Bool, hole: Bool) {
+        work.removeAll(keepingCapacity: true)
+        visited.removeAll(keepingCapacity: true)
+        var i = hi
+        while i > lo { i -= 1; work.append(items[i]) }
+        let out = items.count
+        let firstNew = nodes.count
+        var accept = false, hole = false
+        while let id = work.popLast() {
+            let n = nodes[Int(id)]
+            let key = UInt64(UInt32(bitPattern: n.state)) << 32 | UInt64(UInt32(bitPattern: n.parent))
+            if visited.contains(key) { continue }
+            if visited.count >= maxStacks { overflow = true; break }
+            visited.append(key)
+            let f = t.flags[Int(n.state)]
+            if f & GrammarAutomaton.hasBytes != 0 { items.append(id) }
+            if f & GrammarAutomaton.accepting != 0 {
+                if n.parent >= 0 { work.append(n.parent) } else if n.parent == Self.bottom { accept = true } else { hole = true }
+            }
+            if f & GrammarAutomaton.hasCalls != 0 {
+                var c = Int(t.callStart[Int(n.state)])
+                let end = Int(t.callStart[Int(n.state) + 1])
+                while c < end {
+                    let callee = t.calls[2 * c], ret = t.calls[2 * c + 1]
+                    // Reuse a caller frame made in this closure for the same (return state, below).
+                    var caller: Int32 = -1
+                    var k = firstNew
+                    while k < nodes.count {
+                        if nodes[k].state == ret && nodes[k].parent == n.parent { caller = Int32(k); break }
+                        k += 1
+                    }
+                    if caller < 0 { caller = make(ret, n.parent) }
+                    work.append(make(callee, caller))
+                    c += 1
+                }
+            }
+        }
+        return (out, items.count, accept, hole)
+    }
+}

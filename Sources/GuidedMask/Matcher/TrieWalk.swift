@@ -1,0 +1,210 @@
+/// Per-depth state of a token-trie walk: the stacks after the bytes of the current trie path up to that
+/// depth. Restoring depth d when the walk moves to a sibling or an uncle is O(1): truncate the arena and
+/// the item list back to that depth's marks.
+///
+/// Most of the time the configuration is one stack whose top frame is a plain state (reads bytes, no
+/// calls, not accepting) over a fixed frame below (`base`): then the depth holds just the state
+/// (`simple >= 0`) and a byte is one table lookup. Otherwise it holds a set of stacks (`items[lo..<hi]`).
+struct DepthState: Sendable {
+    var simple: Int32 = -1
+    var lo: Int32 = 0
+    var hi: Int32 = 0
+    var nodeMark: Int32 = 0
+    var itemMark: Int32 = 0
+    /// Some path up to here popped into the hole (cache walks only).
+    var hole: Bool = false
+}
+
+struct WalkScratch: Sendable {
+    var depths: [DepthState] = []
+    var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride }
+}
+
+enum StepResult: UInt8 {
+    case rejected, accepted, dead, live
+}
+
+extension GrammarMatcher {
+    /// Starts a walk from one stack (`node` over its own parent, or over `parent` if given).
+    @inline(__always)
+    mutating func beginWalk(state: Int32, base: Int32, maxDepth: Int) {
+        if walk.depths.count < maxDepth + 2 {
+            walk.depths = [DepthState](repeating: DepthState(), count: maxDepth + 2)
+        }
+        walk.depths[0] = DepthState(simple: state, lo: 0, hi: 0, nodeMark: Int32(engine.nodes.count),
+                                    itemMark: Int32(engine.items.count), hole: false)
+    }
+
+    /// Computes depth `d + 1` from depth `d` over `byte`, in general (sets of stacks, pushes, pops).
+    /// With `needClose == false` (a trie leaf) only reports whether the byte is readable.
+    @inline(never)
+    mutating func slowStep(_ depths: UnsafeMutablePointer<DepthState>, _ d: Int, byte: UInt8, base: Int32,
+                           needClose: Bool, _ t: AutomatonTables) -> StepResult {
+        let ds = depths[d]
+        engine.truncate(nodes: Int(ds.nodeMark), items: Int(ds.itemMark))
+        let cls = Int(t.classOf[Int(byte)])
+        var raw: Int
+        if ds.simple >= 0 {
+            let q = t.next[Int(ds.simple) * t.classCount + cls]
+            if q < 0 { return .rejected }
+            if !needClose { return .accepted }
+            if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+                depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                return .live
+            }
+            raw = engine.items.count
+            engine.items.append(engine.make(q, base))
+        } else {
+            if ds.lo == ds.hi { return .rejected }
+            raw = engine.step(Int(ds.lo), Int(ds.hi), cls: cls, t)
+            if raw == engine.items.count { return .rejected }
+            if !needClose { return .accepted }
+        }
+        let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
+        var next = DepthState(simple: -1, lo: Int32(c.lo), hi: Int32(c.hi), nodeMark: Int32(engine.nodes.count),
+                              itemMark: Int32(engine.items.count), hole: ds.hole || c.hole)
+        if c.hi - c.lo == 1 {
+            let n = engine.nodes[Int(engine.items[c.lo])]
+            if n.parent == base && t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state }
+        }
+        depths[d + 1] = next
+        return c.hi == c.lo ? .dead : .live
+    }
+
+    /// Walks the whole token trie from one stack, setting the bits of the tokens it allows.
+    /// In a cache walk (`base == StackEngine.hole`), tokens whose fate depends on the unknown frames
+    /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain`.
+    ///
+    /// The loop inlines the common case (one stack, plain top state: one table lookup per trie node)
+    /// and calls `slowStep` for the rest.
+    @inline(never)
+    mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
+                           uncertain: inout [UInt32], maxUncertain: Int) -> Bool {
+        let t = compiled.tables
+        beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
+        var depthArray = walk.depths
+        walk.depths = []
+        defer { walk.depths = depthArray }
+        return depthArray.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let depths = buffer.baseAddress!
+            let trie = t.trie
+            let count = t.trieCount
+            let next = t.next, flags = t.flags, classOf = t.classOf, classCount = t.classCount
+            let relative = base == StackEngine.hole
+            var i = 0
+            while i < count {
+                let node = trie[i]
+                let d = node.depth - 1
+                let size = node.subtreeSize
+                let ds = depths[d]
+                let r: StepResult
+                if ds.simple >= 0 {
+                    let q = next[Int(ds.simple) * classCount + Int(classOf[Int(node.byte)])]
+                    if q < 0 {
+                        r = .rejected
+                    } else if size == 1 {
+                        r = .accepted
+                    } else if flags[Int(q)] == GrammarAutomaton.hasBytes {
+                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                        r = .live
+                    } else {
+                        r = slowStep(depths, d, byte: node.byte, base: base, needClose: true, t)
+                    }
+                } else {
+                    r = slowStep(depths, d, byte: node.byte, base: base, needClose: size > 1, t)
+                }
+                switch r {
+                case .rejected:
+                    if relative && ds.hole {
+                        if !collect(i, i + size, into: &uncertain, max: maxUncertain) { return false }
+                    }
+                    i += size
+                case .accepted, .live:
+                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    i += 1
+                case .dead:
+                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    if relative && depths[d + 1].hole {
+                        if !collect(i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
+                    }
+                    i += size
+                }
+            }
+            return true
+        }
+    }
+
+    private func collect(_ from: Int, _ to: Int, into list: inout [UInt32], max: Int) -> Bool {
+        let trie = compiled.tables.trie
+        var j = from
+        while j < to {
+            if trie[j].hasToken {
+                list.append(trie[j].token)
+                if list.count > max { return false }
+            }
+            j += 1
+        }
+        return true
+    }
+
+    /// Checks each of `tokens` (in trie order) against one real stack, sharing the work of common
+    /// prefixes and skipping every token that extends a rejected prefix.
+    mutating func walkTokens(_ tokens: [UInt32], state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>) {
+        let t = compiled.tables
+        beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
+        var depthArray = walk.depths
+        walk.depths = []
+        defer { walk.depths = depthArray }
+        depthArray.withUnsafeMutableBufferPointer { buffer in
+        let depths = buffer.baseAddress!
+        let bytes = t.tokenBytes, offsets = t.tokenOffsets
+        var prevStart = 0, prevLength = 0, valid = 0
+        var failStart = 0, failLength = 0
+        for tok in tokens {
+            let start = Int(offsets[Int(tok)]), length = Int(offsets[Int(tok) + 1]) - start
+            if failLength > 0 {
+                if length >= failLength && memcmpEqual(bytes + start, bytes + failStart, failLength) { continue }
+                failLength = 0
+            }
+            var d = 0
+            let limit = min(valid, length, prevLength)
+            while d < limit && bytes[start + d] == bytes[prevStart + d] { d += 1 }
+            var ok = true
+            while d < length {
+                let byte = bytes[start + d]
+                let ds = depths[d]
+                var r = StepResult.live
+                if ds.simple >= 0 {
+                    // Fast path: one plain stack, one table lookup.
+                    let q = t.next[Int(ds.simple) * t.classCount + Int(t.classOf[Int(byte)])]
+                    if q < 0 {
+                        r = .rejected
+                    } else if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                    } else {
+                        r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                    }
+                } else {
+                    r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                }
+                if r == .rejected {
+                    failStart = start; failLength = d + 1
+                    ok = false
+                    break
+                }
+                d += 1
+            }
+            valid = d
+            prevStart = start; prevLength = length
+            if ok { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+        }
+        }
+    }
+}
+
+@inline(__always)
+private func memcmpEqual(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i < n { if a[i] != b[i] { return false }; i += 1 }
+    return true
+}

@@ -1,0 +1,60 @@
+/// Validates JSON values against a JSON Schema (drafts 4, 6, 7, 2019-09 and 2020-12) and returns every
+/// violation, each with its instance path, schema path and a readable message.
+///
+/// ```swift
+/// let validator = JSONSchemaValidator(schema: try JSONParser.parse(#"{"type": "integer", "minimum": 1}"#))
+/// validator.validate(0)   // [at the root: 0 is less than the minimum 1 (schema /minimum)]
+/// ```
+///
+/// The dialect comes from the schema's `$schema` when it names a known draft, else `defaultDraft`.
+/// `format` is an annotation unless `Options.formatAssertion` is set (the 2019-09+ default behaviour;
+/// drafts 4-7 leave it to the implementation). A `$ref` that cannot be resolved, or a `pattern` PCRE2
+/// cannot compile, is reported as a violation: nothing is accepted because it could not be checked.
+/// A custom meta-schema (registered, named by `$schema`) sets the dialect, and its `$vocabulary` can
+/// turn the validation vocabulary off; other vocabularies always apply.
+public struct JSONSchemaValidator: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// Check `format` values (date-time, email, ipv4, ...); unknown format names are still ignored.
+        public var formatAssertion: Bool
+        /// `$ref` chains deeper than this are reported as a violation instead of overflowing the stack.
+        public var maximumDepth: Int
+
+        public init(formatAssertion: Bool = false, maximumDepth: Int = 200) {
+            self.formatAssertion = formatAssertion
+            self.maximumDepth = maximumDepth
+        }
+    }
+
+    let root: SchemaNode
+    /// The documents `$ref`s resolve against, including the schema itself.
+    public private(set) var registry: SchemaRegistry
+    public let options: Options
+
+    /// - Parameters:
+    ///   - schema: the root schema.
+    ///   - defaultDraft: the dialect when the schema has no recognised `$schema`.
+    ///   - baseURI: the URI the schema was retrieved from (relative `$id`s and `$ref`s resolve against it).
+    ///   - registry: other documents that `$ref`s may point to.
+    public init(
+        schema: JSONValue, defaultDraft: JSONSchemaDraft = .draft2020_12, baseURI: String = "",
+        registry: SchemaRegistry = SchemaRegistry(), options: Options = Options()
+    ) {
+        var registry = registry
+        registry.register(schema, uri: baseURI, defaultDraft: defaultDraft)
+        self.registry = registry
+        self.root = SchemaNode(value: schema, base: URIReference.split(baseURI).base, draft: defaultDraft)
+        self.options = options
+    }
+
+    /// Every violation of the schema by `instance`; empty when the instance is valid.
+    public func validate(_ instance: JSONValue) -> [JSONSchemaViolation] {
+        let evaluation = SchemaEvaluation(registry: registry, options: options)
+        var errors: [JSONSchemaViolation] = []
+        _ = evaluation.evaluate(root, instance, "", "", &errors)
+        return errors
+    }
+
+    public func isValid(_ instance: JSONValue) -> Bool {
+        validate(instance).isEmpty
+    }
+}

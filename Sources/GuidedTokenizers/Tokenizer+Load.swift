@@ -1,0 +1,70 @@
+import Foundation
+
+extension Tokenizer {
+    /// Loads a tokenizer, choosing the format from the file name: `*.tiktoken`, `*tokenizer.json` (any
+    /// `.json`), or a SentencePiece `*.model`.
+    ///
+    /// - Parameters:
+    ///   - preset: for tiktoken files, the model's pre-tokenizer regex and special tokens (`qwen2`, `qwen3.6`).
+    ///   - pattern: for tiktoken files, a pre-tokenizer regex (overrides the preset's).
+    ///   - specialTokens: for tiktoken files without a preset: special tokens and their ids (which must follow
+    ///     the mergeable tokens without a gap); `eosTokens` names those that end generation.
+    ///   - vocabularySize: the model's logits width when larger than the token count (padded embeddings).
+    /// - Throws: `TokenizerError` naming the file and the problem.
+    public static func load(path: String, preset: TiktokenPreset? = nil, pattern: String? = nil,
+                            specialTokens: [(text: String, id: Int)]? = nil, eosTokens: [String]? = nil,
+                            vocabularySize: Int? = nil) throws(TokenizerError) -> Tokenizer {
+        let data: [UInt8]
+        do {
+            data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+        } catch {
+            throw TokenizerError(file: path, .cannotRead(error.localizedDescription))
+        }
+        let name = (path as NSString).lastPathComponent.lowercased()
+        var tokenizer: Tokenizer
+        if name.hasSuffix(".tiktoken") {
+            guard let pattern = pattern ?? preset?.pattern else {
+                throw TokenizerError(file: path, .unsupported("a tiktoken file needs a pre-tokenizer regex: give a preset or a pattern"))
+            }
+            let specials: [(text: String, id: Int)]
+            if let specialTokens {
+                specials = specialTokens
+            } else if let preset {
+                let first = Self.countLines(data)
+                specials = preset.specialTokens.enumerated().map { ($0.element, first + $0.offset) }
+            } else {
+                specials = []
+            }
+            tokenizer = try TiktokenLoader.load(data: data, file: path, pattern: pattern, specialTokens: specials,
+                                                eosTokens: eosTokens ?? preset?.eosTokens ?? [])
+        } else if name.hasSuffix(".json") {
+            tokenizer = try HuggingFaceLoader.load(data: data, file: path)
+        } else if name.hasSuffix(".model") {
+            tokenizer = try SentencePieceLoader.load(data: data, file: path)
+        } else {
+            throw TokenizerError(file: path, .unknownFormat)
+        }
+        if let vocabularySize {
+            guard vocabularySize >= tokenizer.vocabulary.tokenCount else {
+                throw TokenizerError(file: path, .invalidVocabulary("vocabulary size \(vocabularySize) is smaller than the \(tokenizer.vocabulary.tokenCount) tokens"))
+            }
+            tokenizer = tokenizer.padded(to: vocabularySize)
+        }
+        return tokenizer
+    }
+
+    /// Non-blank lines of a tiktoken file: the number of mergeable tokens.
+    static func countLines(_ data: [UInt8]) -> Int {
+        var count = 0
+        var lineHasContent = false
+        for b in data {
+            if b == 0x0A {
+                if lineHasContent { count += 1 }
+                lineHasContent = false
+            } else if b != 0x0D {
+                lineHasContent = true
+            }
+        }
+        return count + (lineHasContent ? 1 : 0)
+    }
+}

@@ -1,0 +1,162 @@
+import Testing
+@testable import GuidedGrammar
+
+@Suite struct AutomataTests {
+    func dfa(_ e: GrammarExpr, _ g: Grammar? = nil) throws -> ByteDFA { try ByteDFA(e, grammar: g) }
+    func re(_ p: String) throws -> ByteDFA { try ByteDFA(RegexLowering.compile(p, dialect: .grammar)) }
+
+    @Test func basicExpressions() throws {
+        let d = try dfa(.sequence([.literal("ab"), .star(.byteRange(0x30...0x39)), .optional(.literal("!"))]))
+        for s in ["ab", "ab0", "ab123!", "ab!"] { #expect(d.matches(s)) }
+        for s in ["", "a", "ab!!", "abx", "b0"] { #expect(!d.matches(s)) }
+        #expect(try dfa(.nothing).isEmpty)
+        #expect(try dfa(.empty).matches(""))
+        #expect(try !dfa(.empty).isEmpty)
+        #expect(try dfa(.choice([])).isEmpty)
+        #expect(try dfa(.byteSet(ByteSet())).isEmpty)
+    }
+
+    @Test func minimalStateCounts() throws {
+        #expect(try re("(a|b)*abb").stateCount == 4)
+        #expect(try re("a{3}").stateCount == 4)
+        #expect(try re("[ab]{0,3}").stateCount == 4)
+        #expect(try re("x*").stateCount == 1)
+        #expect(ByteDFA.emptyLanguage.stateCount == 1)
+    }
+
+    @Test func intersectionUnionDifference() throws {
+        let evenAs = try re("(aa)*")
+        let threeAs = try re("a{3}|a{6}|a{9}")
+        let both = try evenAs.intersection(threeAs)
+        #expect(both.matches("aaaaaa") && !both.matches("aaa") && !both.matches("aaaaaaaaa") && !both.matches(""))
+        let either = try evenAs.union(threeAs)
+        #expect(either.matches("") && either.matches("aaa") && either.matches("aaaa") && !either.matches("aaaaa"))
+        let diff = try threeAs.subtracting(evenAs)
+        #expect(diff.matches("aaa") && diff.matches("aaaaaaaaa") && !diff.matches("aaaaaa"))
+        #expect(try evenAs.intersection(try re("a(aa)*")).isEmpty)
+        #expect(try re("ab").isSubset(of: try re("[a-z]+")))
+        #expect(try !re("[a-z]+").isSubset(of: try re("ab")))
+    }
+
+    @Test func complementWithinAlphabet() throws {
+        // "not: {pattern: ^a}" inside strings of letters: letter strings not starting with "a".
+        let letters = try re("[a-z]*")
+        let startsWithA = try ByteDFA(RegexLowering.compile("^a", dialect: .ecma262))
+        let notA = try startsWithA.complement(within: letters)
+        #expect(notA.matches("") && notA.matches("ba") && notA.matches("zzz"))
+        #expect(!notA.matches("a") && !notA.matches("abc") && !notA.matches("B"))
+        #expect(try notA.intersection(startsWithA).isEmpty)
+    }
+
+    @Test func patternWithLengthBound() throws {
+        // pattern "^[a-c]+$" with maxLength 3 over any characters.
+        let pattern = try ByteDFA(RegexLowering.compile("^[a-c]+$", dialect: .ecma262))
+        let short = try ByteDFA(.repeat(CodePointSet.all.utf8Expression, min: 0, max: 3))
+        let both = try pattern.intersection(short)
+        #expect(both.matches("abc") && both.matches("a") && !both.matches("abca") && !both.matches(""))
+        #expect(both.stateCount == 4)  // 0, 1, 2 or 3 characters read
+    }
+
+    @Test func ruleInliningAndRecursion() throws {
+        var g = Grammar(startName: "root")
+        let digit = g.addRule(name: "digit", body: .byteRange(0x30...0x39))
+        g.define(g.start, as: .plus(.rule(digit)))
+        let d = try ByteDFA(grammar: g)
+        #expect(d.matches("123") && !d.matches(""))
+
+        var rec = Grammar(startName: "root")
+        let list = rec.declareRule(name: "list")
+        rec.define(rec.start, as: .rule(list))
+        rec.define(list, as: .choice([.literal("x"), .sequence([.literal("("), .rule(list), .literal(")")])]))
+        #expect(throws: AutomatonError.recursiveRule(name: "list")) { try ByteDFA(grammar: rec) }
+        #expect(throws: AutomatonError.unresolvedRule(RuleID(3))) { try ByteDFA(.rule(RuleID(3))) }
+    }
+
+    @Test func limitsAreEnforced() throws {
+        #expect(throws: AutomatonError.tooManyNFAStates(limit: 100)) {
+            try ByteDFA(.repeat(.literal("abc"), min: 50, max: 50), limits: AutomatonLimits(maxNFAStates: 100))
+        }
+        // (a|b)*a(a|b){12}: the classic exponential DFA.
+        let blowUp = try RegexLowering.compile("[ab]*a[ab]{12}", dialect: .grammar)
+        #expect(throws: AutomatonError.tooManyStates(limit: 1000)) {
+            try ByteDFA(blowUp, limits: AutomatonLimits(maxDFAStates: 1000))
+        }
+        #expect(AutomatonError.tooManyStates(limit: 1000).description == "the automaton needs more than 1000 DFA states")
+    }
+
+    @Test(arguments: ["(a|b)*abb", "[a-c]{2,5}", "^\\p{Lu}[a-z]*$", "x|y+z?", "(ab|cd)*e", ".{0,3}", "", "[^a]*"])
+    func grammarRoundTrip(_ pattern: String) throws {
+        let original = try ByteDFA(RegexLowering.compile(pattern, dialect: .ecma262))
+        var g = Grammar(startName: "root")
+        let expr = original.grammarExpr(into: &g, name: "p")
+        g.define(g.start, as: expr)
+        // Right-linear rules are recursive, so compare through an independent recognizer.
+        var rng = SplitMix64(seed: 11)
+        let alphabet: [String] = ["a", "b", "c", "d", "e", "x", "y", "z", "A", "É", "😀", "\n"]
+        for _ in 0..<300 {
+            var s = ""
+            for _ in 0..<Int(rng.next() % 6) { s += alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            #expect(GrammarRecognizer(g).matches(Array(s.utf8)) == original.matches(s), "\(s.debugDescription)")
+        }
+    }
+
+    @Test func acyclicRoundTripIsOneExpression() throws {
+        let d = try ByteDFA(RegexLowering.compile("^(ab|cd)e?$", dialect: .ecma262))
+        var g = Grammar(startName: "root")
+        let expr = d.grammarExpr(into: &g, name: "p")
+        #expect(g.rules.count == 1)
+        let back = try ByteDFA(expr)
+        #expect(try back.isSubset(of: d) && d.isSubset(of: back))
+        var g2 = Grammar(startName: "root")
+        #expect(ByteDFA.emptyLanguage.grammarExpr(into: &g2, name: "p") == .nothing)
+    }
+}
+
+/// A tiny backtracking-free recognizer for grammars (sets of positions), used only to check
+/// grammars that `ByteDFA` cannot read back because their rules are (right-)recursive.
+struct GrammarRecognizer {
+    let grammar: Grammar
+    init(_ g: Grammar) { grammar = g }
+
+    func matches(_ input: [UInt8]) -> Bool {
+        var depth = 0
+        return ends(.rule(grammar.start), from: [0], input, &depth).contains(input.count)
+    }
+
+    /// The positions where `e` can end when started at any of `starts`.
+    private func ends(_ e: GrammarExpr, from starts: Set<Int>, _ input: [UInt8], _ depth: inout Int) -> Set<Int> {
+        if starts.isEmpty { return [] }
+        switch e {
+        case .empty: return starts
+        case .nothing: return []
+        case .bytes(let bs):
+            return Set(starts.filter { $0 + bs.count <= input.count && Array(input[$0..<($0 + bs.count)]) == bs }.map { $0 + bs.count })
+        case .byteSet(let set):
+            return Set(starts.filter { $0 < input.count && set.contains(input[$0]) }.map { $0 + 1 })
+        case .sequence(let parts):
+            var cur = starts
+            for p in parts { cur = ends(p, from: cur, input, &depth) }
+            return cur
+        case .choice(let alts):
+            return alts.reduce(into: Set<Int>()) { $0.formUnion(ends($1, from: starts, input, &depth)) }
+        case .repeat(let inner, let lo, let hi):
+            var cur = starts
+            for _ in 0..<lo { cur = ends(inner, from: cur, input, &depth) }
+            var all = cur
+            var frontier = cur
+            var count = lo
+            while !frontier.isEmpty, hi == nil || count < hi! {
+                frontier = ends(inner, from: frontier, input, &depth).subtracting(all)
+                all.formUnion(frontier)
+                count += 1
+            }
+            return all
+        case .rule(let id):
+            // Right-linear rules consume a byte before recursing, so depth is bounded by the input.
+            depth += 1
+            defer { depth -= 1 }
+            if depth > input.count + 64 { return [] }
+            return ends(grammar[id].body, from: starts, input, &depth)
+        }
+    }
+}
