@@ -8,8 +8,10 @@
 /// no finite string are removed; hence every live Earley item can still be completed, and
 /// `allowedNextBytes` is exactly the set of bytes that keep the input a prefix of some sentence.
 ///
-/// Value semantics: copying a recognizer forks it (the Earley sets are immutable and shared).
-/// Exactness comes first; it costs a few microseconds per byte on small grammars.
+/// Value semantics: copying a recognizer forks it (the Earley sets are immutable and shared; the
+/// first `feed` after a copy copies the array of set references, O(bytes so far)). Exactness comes
+/// first: about 4 µs per byte on `Grammars/json.gbnf` in a release build. For many candidate strings
+/// at once (a brute-force token mask), `viable(_:order:)` shares the work of common prefixes.
 ///
 /// ```swift
 /// var r = try ReferenceRecognizer(grammar)
