@@ -72,6 +72,14 @@ public struct ReferenceRecognizer: Sendable {
         return true
     }
 
+    /// Forgets the last `n` bytes (at most `count`), returning to the state before them.
+    public mutating func rollback(_ n: Int) {
+        chart.removeLast(max(0, min(n, count)))
+    }
+
+    /// Back to the empty input.
+    public mutating func reset() { rollback(count) }
+
     /// The input followed by `bytes` is still a prefix of some sentence (the recognizer is unchanged):
     /// what a brute-force token mask asks for each token's bytes.
     public func canFeed(_ bytes: some Sequence<UInt8>) -> Bool {
