@@ -8,8 +8,10 @@
 /// no finite string are removed; hence every live Earley item can still be completed, and
 /// `allowedNextBytes` is exactly the set of bytes that keep the input a prefix of some sentence.
 ///
-/// Value semantics: copying a recognizer forks it (the Earley sets are immutable and shared).
-/// Exactness comes first; it costs a few microseconds per byte on small grammars.
+/// Value semantics: copying a recognizer forks it (the Earley sets are immutable and shared; the
+/// first `feed` after a copy copies the array of set references, O(bytes so far)). Exactness comes
+/// first: about 4 µs per byte on `Grammars/json.gbnf` in a release build. For many candidate strings
+/// at once (a brute-force token mask), `viable(_:order:)` shares the work of common prefixes.
 ///
 /// ```swift
 /// var r = try ReferenceRecognizer(grammar)
@@ -69,6 +71,14 @@ public struct ReferenceRecognizer: Sendable {
         self = copy
         return true
     }
+
+    /// Forgets the last `n` bytes (at most `count`), returning to the state before them.
+    public mutating func rollback(_ n: Int) {
+        chart.removeLast(max(0, min(n, count)))
+    }
+
+    /// Back to the empty input.
+    public mutating func reset() { rollback(count) }
 
     /// The input followed by `bytes` is still a prefix of some sentence (the recognizer is unchanged):
     /// what a brute-force token mask asks for each token's bytes.
