@@ -46,12 +46,11 @@ public struct ServerBackend: Sendable {
         }
         var attempts: [ServerAttempt] = []
         for _ in 0...maximumRetries {
-            let (attempt, value) = try await attemptOnce(conversation, schema: schema, validator: validator,
-                                                          recognizer: recognizer)
+            let (attempt, value, valueText) = try await attemptOnce(conversation, schema: schema, validator: validator,
+                                                                     recognizer: recognizer)
             attempts.append(attempt)
             if let value, attempt.outcome == .valid {
-                let text = String(decoding: JSONStreamMonitorText.valueText(attempt), as: UTF8.self)
-                return ServerGeneration(value: value, text: text, enforcement: enforcement, attempts: attempts)
+                return ServerGeneration(value: value, text: valueText, enforcement: enforcement, attempts: attempts)
             }
             conversation.append(.assistant(attempt.text))
             conversation.append(.user(SchemaPrompt.correction(attempt.problem ?? "invalid output")))
@@ -61,7 +60,7 @@ public struct ServerBackend: Sendable {
 
     private func attemptOnce(_ messages: [ChatMessage], schema: JSONValue, validator: JSONSchemaValidator,
                              recognizer: ReferenceRecognizer?) async throws(ServerBackendError)
-        -> (ServerAttempt, JSONValue?)
+        -> (ServerAttempt, JSONValue?, String)
     {
         let request = ChatRequest(
             model: model, messages: messages, sampling: sampling, maxTokens: maxTokens,
@@ -90,35 +89,26 @@ public struct ServerBackend: Sendable {
             let attempt = ServerAttempt(text: stringText, outcome: .abortedEarly(offset: offset), chunksReceived: chunks,
                                         reportedCompletionTokens: usage?.completionTokens,
                                         tokensSaved: max(0, maxTokens - received))
-            return (attempt, nil)
+            return (attempt, nil, "")
         }
         func finish(_ outcome: ServerAttempt.Outcome) -> ServerAttempt {
             ServerAttempt(text: stringText, outcome: outcome, chunksReceived: chunks,
                           reportedCompletionTokens: usage?.completionTokens,
-                          tokensSaved: monitor.state == .complete ? max(0, maxTokens - received) : 0)
+                          tokensSaved: 0)
         }
         let valueBytes = monitor.finalValueBytes
         if monitor.canAbortEarly, monitor.state == .reading, !monitor.valueCanEnd {
-            return (finish(.notJSON("the output ended before the JSON value was complete")), nil)
+            return (finish(.notJSON("the output ended before the JSON value was complete")), nil, "")
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: valueBytes)
         } catch {
-            return (finish(.notJSON("the output is not JSON: \(error)")), nil)
+            return (finish(.notJSON("the output is not JSON: \(error)")), nil, "")
         }
         let violations = validator.validate(value)
-        guard violations.isEmpty else { return (finish(.invalid(violations.map(\.description))), nil) }
-        return (finish(.valid), value)
-    }
-}
-
-/// The value text of an attempt, recovered from the whole text (leading whitespace and fence skipped).
-enum JSONStreamMonitorText {
-    static func valueText(_ attempt: ServerAttempt) -> [UInt8] {
-        var m = JSONStreamMonitor(recognizer: nil)
-        m.feed(attempt.text.utf8)
-        return m.finalValueBytes
+        guard violations.isEmpty else { return (finish(.invalid(violations.map(\.description))), nil, "") }
+        return (finish(.valid), value, String(decoding: valueBytes, as: UTF8.self))
     }
 }
 

@@ -20,8 +20,10 @@ public struct ServerAttempt: Sendable, Equatable {
     public var chunksReceived: Int
     /// Completion tokens the server reported (`usage`), when it did.
     public var reportedCompletionTokens: Int?
-    /// Tokens not generated because the stream was cancelled early: `maxTokens` minus the tokens received
-    /// (reported usage when present, else content chunks). 0 when the attempt was not aborted.
+    /// Tokens not generated because the stream was cancelled at an impossible byte: `maxTokens` minus the
+    /// tokens received (reported usage when present, else content chunks, about one token each). An upper
+    /// bound: the model might have stopped earlier. 0 when the attempt was not aborted (a stream stopped
+    /// after a complete value saves an unknown, usually small, amount that is not counted).
     public var tokensSaved: Int
 
     public init(text: String, outcome: Outcome, chunksReceived: Int, reportedCompletionTokens: Int?, tokensSaved: Int) {

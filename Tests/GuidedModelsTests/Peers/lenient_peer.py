@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import socket
 import sys
 import threading
 import time
@@ -104,7 +105,13 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        if self.path.startswith("/__log"):
+        if self.path.startswith("/__closed_port"):
+            probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+            probe.close()
+            self.send_json(200, {"port": port})
+        elif self.path.startswith("/__log"):
             tid = self.path.split("id=", 1)[-1]
             with LOCK:
                 entries = [e for e in LOG if e["id"] == tid]
