@@ -56,6 +56,29 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Number of automaton states with a cached mask so far.
     public var cachedStateCount: Int { cache.withLock { $0.entries.count } }
 
+    /// What the mask cache holds: states cached, of which dense (walked in full each time), and the
+    /// total of uncertain tokens kept (re-checked against the real stack at each mask).
+    public var cacheStatistics: (states: Int, dense: Int, uncertainTokens: Int) {
+        cache.withLock { c in
+            var dense = 0, uncertain = 0
+            for e in c.entries.values { if e.isDense { dense += 1 }; uncertain += e.uncertain.count }
+            return (c.entries.count, dense, uncertain)
+        }
+    }
+
+    /// One line per cached state (state, always-allowed and uncertain token counts), for diagnostics.
+    public func cacheDescription() -> [String] {
+        cache.withLock { c in
+            c.entries.keys.sorted().map { q in
+                let e = c.entries[q]!
+                let name = "state \(q / 2)\(q % 2 == 1 ? " (bottom)" : "")"
+                if e.isDense { return "\(name): dense" }
+                let accepted = e.acceptedWords.isEmpty ? e.acceptedList.count : e.acceptedWords.reduce(0) { $0 + $1.nonzeroBitCount }
+                return "\(name): \(accepted) allowed, \(e.uncertain.count) uncertain"
+            }
+        }
+    }
+
     func cachedEntry(_ state: Int32) -> MaskCacheEntry? {
         cache.withLock { $0.entries[state] }
     }

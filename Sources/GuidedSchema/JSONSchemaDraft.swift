@@ -23,6 +23,9 @@ public enum JSONSchemaDraft: String, Sendable, CaseIterable, Comparable {
     }
 
     /// The folder name the JSON Schema Test Suite uses (`draft4`, ..., `draft2020-12`).
+    public var suiteName: String { rawValue }
+
+    /// The draft a JSON Schema Test Suite folder name designates.
     public init?(suiteName: String) { self.init(rawValue: suiteName) }
 
     public static func < (a: JSONSchemaDraft, b: JSONSchemaDraft) -> Bool {

@@ -1,7 +1,122 @@
-// Placeholder until its issue lands.
+import Foundation
+import GuidedDecoding
+import GuidedGrammar
+import GuidedMask
+import GuidedTokenizers
+
+/// `guided-conformance bench --grammar FILE --vocab FILE [--preset NAME] --texts FILE [--limit N]`
+///
+/// Feeds every line of the texts file token by token, MaskBench-style: tokenize without special tokens;
+/// for each token compute the mask, check the token is allowed, commit it; at the end check that EOS is
+/// allowed. Prints compile time, mask-time percentiles, the share of forced tokens, memory, and last
+/// `bench: <tokens> tokens, TBM p50 <n> us p99 <n> us max <n> us, TTFM <n> us`.
+/// TBM (time between masks, i.e. per mask) is the thread's CPU time, so that figures from a shared
+/// machine measure one core's work; wall-clock percentiles are printed too. TTFM is wall clock: the
+/// first compile plus the first mask (cold cache).
 enum BenchCommand {
     static func run(_ args: [String]) -> Int32 {
-        FileHandleOutput.standardError("guided-conformance: this command is not implemented yet\n")
-        return 2
+        guard let options = BenchOptions(args) else {
+            FileHandleOutput.standardError("usage: guided-conformance bench --grammar FILE --vocab FILE [--preset qwen2|qwen3.6] --texts FILE [--limit N]\n")
+            return 2
+        }
+        do {
+            return try bench(options)
+        } catch {
+            FileHandleOutput.standardError("guided-conformance bench: \(error)\n")
+            return 1
+        }
+    }
+
+    private static func bench(_ o: BenchOptions) throws -> Int32 {
+        let clock = ContinuousClock()
+        var t0 = clock.now
+        let tokenizer = try Tokenizer.load(path: o.vocab, preset: o.preset)
+        let loadTime = clock.now - t0
+        t0 = clock.now
+        let index = try VocabularyIndex(tokenizer.vocabulary)
+        let indexTime = clock.now - t0
+        let grammarText = try String(contentsOfFile: o.grammar, encoding: .utf8)
+        let grammar = try Grammar(gbnf: grammarText)
+        t0 = clock.now
+        let compiled = try CompiledGrammar(grammar, vocabulary: index)
+        let compileTime = clock.now - t0
+        var bestCompile = compileTime
+        for _ in 0..<10 {
+            let t1 = clock.now
+            _ = try CompiledGrammar(grammar, vocabulary: index)
+            bestCompile = min(bestCompile, clock.now - t1)
+        }
+        print("vocabulary: \(o.vocab) (\(tokenizer.vocabulary.tokenCount) tokens, size \(tokenizer.vocabulary.size)), load \(BenchStats.ms(loadTime)) ms, index \(BenchStats.ms(indexTime)) ms, trie \(index.trie.nodes.count) nodes")
+        print("grammar: \(o.grammar): \(compiled.stateCount) automaton states, kept rules \(compiled.keptRules), compile \(Int(BenchStats.us(compileTime))) us (best of 10 more: \(Int(BenchStats.us(bestCompile))) us)")
+
+        let lines = try String(contentsOfFile: o.texts, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
+        var encoder = tokenizer.makeEncoder()
+        var maskTimes: [Double] = []       // thread CPU time per mask (us)
+        var wallTimes: [Double] = []       // wall-clock time per mask (us)
+        maskTimes.reserveCapacity(700_000)
+        wallTimes.reserveCapacity(700_000)
+        var matcherSizes: [Int] = []
+        var mask = [UInt32](repeating: 0, count: index.maskWords)
+        var tokens = 0, forced = 0, failures = 0, documents = 0
+        var ttfm = 0.0
+        var maxMatcherBytes = 0
+        let eos = tokenizer.vocabulary.eosTokenIDs
+        for (n, line) in lines.enumerated() {
+            if let limit = o.limit, n >= limit { break }
+            documents += 1
+            let ids = try encoder.encode(String(line))
+            var matcher = GrammarMatcher(compiled)
+            var ok = true
+            for (k, id) in ids.enumerated() {
+                let forcedBytes = matcher.forcedBytes()
+                let start = clock.now
+                let cpuStart = BenchStats.threadCPUMicroseconds()
+                try mask.withUnsafeMutableBufferPointer { try matcher.fillNextTokenMask(into: $0) }
+                let cpu = BenchStats.threadCPUMicroseconds() - cpuStart
+                let wall = BenchStats.us(clock.now - start)
+                maskTimes.append(cpu)
+                wallTimes.append(wall)
+                if n == 0 && k == 0 { ttfm = BenchStats.us(compileTime) + wall }
+                let bytes = Array(tokenizer.vocabulary.tokenBytes(id))
+                if !forcedBytes.isEmpty && forcedBytes.starts(with: bytes) { forced += 1 }
+                tokens += 1
+                guard mask[id >> 5] & (1 << UInt32(id & 31)) != 0 else {
+                    failures += 1
+                    if failures <= 5 { print("FAIL line \(n + 1): token \(k) (id \(id), \(String(decoding: bytes, as: UTF8.self).debugDescription)) not in mask") }
+                    ok = false
+                    break
+                }
+                try matcher.accept(token: id)
+                if k == ids.count / 2 {
+                    maxMatcherBytes = max(maxMatcherBytes, matcher.memoryFootprint)
+                    matcherSizes.append(matcher.memoryFootprint)
+                }
+            }
+            if ok {
+                let start = clock.now
+                let cpuStart = BenchStats.threadCPUMicroseconds()
+                try mask.withUnsafeMutableBufferPointer { try matcher.fillNextTokenMask(into: $0) }
+                maskTimes.append(BenchStats.threadCPUMicroseconds() - cpuStart)
+                wallTimes.append(BenchStats.us(clock.now - start))
+                if !matcher.canTerminate || !eos.allSatisfy({ mask[$0 >> 5] & (1 << UInt32($0 & 31)) != 0 }) {
+                    failures += 1
+                    if failures <= 5 { print("FAIL line \(n + 1): EOS not allowed at the end") }
+                }
+            }
+        }
+        let stats = BenchStats(maskTimes)
+        let wall = BenchStats(wallTimes)
+        print("documents: \(documents), failures: \(failures)")
+        print("masks (wall clock): \(wallTimes.count), p50 \(wall.p50) us, p90 \(wall.p90) us, p99 \(wall.p99) us, p99.9 \(wall.p999) us, max \(wall.max) us, mean \(wall.mean) us")
+        print("masks (thread CPU): \(maskTimes.count), p50 \(stats.p50) us, p90 \(stats.p90) us, p99 \(stats.p99) us, p99.9 \(stats.p999) us, max \(stats.max) us, mean \(stats.mean) us")
+        print(String(format: "forced tokens: %d of %d (%.1f%%)", forced, tokens, tokens > 0 ? 100.0 * Double(forced) / Double(tokens) : 0))
+        let cs = compiled.cacheStatistics
+        print("mask cache: \(cs.states) states (\(cs.dense) walked in full), \(cs.uncertainTokens) uncertain tokens kept")
+        if ProcessInfo.processInfo.environment["GUIDED_BENCH_VERBOSE"] != nil {
+            for line in compiled.cacheDescription() { print("  \(line)") }
+        }
+        print("memory: compiled grammar \(compiled.memoryFootprint / 1024) KiB (\(compiled.cachedStateCount) cached states), vocabulary index \(index.memoryFootprint / 1024) KiB, matcher mid-document p50 \(matcherSizes.sorted().dropFirst(matcherSizes.count / 2).first.map { $0 / 1024 } ?? 0) KiB max \(maxMatcherBytes / 1024) KiB, peak RSS \(BenchStats.peakRSSKiB() / 1024) MiB")
+        print("bench: \(tokens) tokens, TBM p50 \(stats.p50) us p99 \(stats.p99) us max \(stats.max) us, TTFM \(Int(ttfm.rounded())) us")
+        return failures == 0 ? 0 : 1
     }
 }

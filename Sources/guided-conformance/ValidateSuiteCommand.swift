@@ -21,7 +21,7 @@ enum ValidateSuiteCommand {
             case "--draft":
                 guard i + 1 < args.count else { return fail("--draft needs a name") }
                 guard let d = JSONSchemaDraft(suiteName: args[i + 1]) else {
-                    return fail("unknown draft '\(args[i + 1])' (known: \(JSONSchemaDraft.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    return fail("unknown draft '\(args[i + 1])' (known: \(JSONSchemaDraft.allCases.map(\.suiteName).joined(separator: ", ")))")
                 }
                 drafts.append(d)
                 i += 2
@@ -44,19 +44,19 @@ enum ValidateSuiteCommand {
         }
         if drafts.isEmpty {
             drafts = JSONSchemaDraft.allCases.filter {
-                FileManager.default.fileExists(atPath: testsURL.appendingPathComponent($0.rawValue).path)
+                FileManager.default.fileExists(atPath: testsURL.appendingPathComponent($0.suiteName).path)
             }
             guard !drafts.isEmpty else { return fail("no draft folders (draft4 ... draft2020-12) in \(directory)") }
         }
         let remotes = testsURL.deletingLastPathComponent().appendingPathComponent("remotes").path
         var total = ValidateSuiteTally()
         for draft in drafts {
-            let draftURL = testsURL.appendingPathComponent(draft.rawValue)
+            let draftURL = testsURL.appendingPathComponent(draft.suiteName)
             do {
                 let tally = try ValidateSuiteRunner(draft: draft, remotes: remotes).run(folder: draftURL) { failure in
                     if showFailures { print("  FAIL \(failure)") }
                 }
-                print("\(draft.rawValue): \(tally.summary)")
+                print("\(draft.suiteName): \(tally.summary)")
                 total.add(tally)
             } catch {
                 return fail("\(error)")

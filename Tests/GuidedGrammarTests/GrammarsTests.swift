@@ -151,4 +151,26 @@ enum GrammarFiles {
         }
         #expect(accepted > 20 && rejected > 20)
     }
+
+    /// The batch viability walk agrees with feeding each string separately, on json.gbnf at every 7th
+    /// position of a corpus document, for "tokens" cut from other documents.
+    @Test func batchViabilityOnJSON() throws {
+        let lines = try Self.corpusLines(40).map { Array($0.utf8) }
+        var tokens: [[UInt8]] = [[]]
+        for (n, line) in lines.dropFirst().enumerated() {
+            for start in stride(from: n % 3, to: line.count, by: 5) { tokens.append(Array(line[start..<min(line.count, start + 1 + (start % 4))])) }
+        }
+        var r = try GrammarFiles.recognizer("json")
+        let order = ReferenceRecognizer.lexicographicOrder(tokens)
+        var checked = 0
+        for (i, byte) in lines[0].enumerated() {
+            if i % 7 == 0 {
+                #expect(r.viable(tokens, order: order) == tokens.map { r.canFeed($0) })
+                checked += 1
+            }
+            let fed = r.feed(byte)
+            #expect(fed)
+        }
+        #expect(checked > 5 && tokens.count > 500)
+    }
 }

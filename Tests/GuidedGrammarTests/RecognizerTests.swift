@@ -33,6 +33,23 @@ private func set(_ s: String) -> ByteSet { ByteSet(s.utf8) }
         #expect(step6)
     }
 
+    @Test func canFeedDoesNotMove() throws {
+        let r = try ReferenceRecognizer(Grammar(root: .literal("xyz")))
+        #expect(r.canFeed(b("xy")) && r.canFeed(b("xyz")) && !r.canFeed(b("xyzz")) && !r.canFeed(b("y")))
+        #expect(r.canFeed([]) && r.count == 0)
+    }
+
+    @Test func batchViabilityMatchesCanFeed() throws {
+        let r = try ReferenceRecognizer(Grammar(root: .sequence([.literal("ab"), .star(.byteSet(set("cd"))), .literal("e")])))
+        let strings = [b("a"), b("ab"), b(""), b("abc"), b("abdce"), b("abee"), b("b"), b("abx"), b("ab"), b("abcdcdcde")]
+        #expect(r.viable(strings) == strings.map { r.canFeed($0) })
+        #expect(r.viable(strings) == [true, true, true, true, true, false, false, false, true, true])
+        var mid = r
+        let step = mid.feed(b("abc"))
+        #expect(step)
+        #expect(mid.viable([b("e"), b("ee"), b("dc"), b("a")], order: [3, 2, 1, 0]) == [true, false, true, false])
+    }
+
     @Test func forkingIsCopying() throws {
         let g = Grammar(root: .star(.byteSet(set("ab"))))
         var a = try ReferenceRecognizer(g)

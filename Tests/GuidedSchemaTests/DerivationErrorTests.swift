@@ -15,13 +15,13 @@ private struct WrongGuide: Decodable, GuidedGenerable {
     static var schemaHints: [PropertyHint] { [PropertyHint("age", guides: .minLength(2))] }
 }
 
-private enum Shape: Decodable {
+private enum ErrShape: Decodable {
     case circle(radius: Double)
     case square(side: Double)
 }
 
-private struct Drawing: Decodable, GuidedGenerable {
-    let shape: Shape
+private struct ErrDrawing: Decodable, GuidedGenerable {
+    let shape: ErrShape
 }
 
 private enum Mood: String, Decodable {
@@ -70,9 +70,9 @@ struct DerivationErrorTests {
     }
 
     @Test func enumWithAssociatedValuesSaysWhatToWrite() throws {
-        let error = try #require(throws: SchemaError.self) { try Drawing.outputSchema }
+        let error = try #require(throws: SchemaError.self) { try ErrDrawing.outputSchema }
         guard case .cannotDerive(let type, let reason, let remedy) = error else { Issue.record("\(error)"); return }
-        #expect(type == "Shape")
+        #expect(type == "ErrShape")
         #expect(reason.contains("at shape:"))
         #expect(reason.contains("associated values"))
         #expect(remedy.contains("declaredSchema"))

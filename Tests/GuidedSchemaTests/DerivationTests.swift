@@ -210,3 +210,50 @@ struct DerivationTests {
         #expect(o.properties.map(\.name) == ["name", "age", "height", "active"])
     }
 }
+
+/// Documents valid under the derived schema decode into the type (the property generation relies on),
+/// checked with the validator and JSONDecoder.
+@Suite("Derived schemas accept what decodes")
+struct DerivationAgreementTests {
+    static var samples: [(any GuidedGenerable.Type, String)] {
+        [
+            (Flat.self, #"{"name":"a","age":3,"height":1.5,"active":true}"#),
+            (WithOptionals.self, #"{"id":"x","tags":[]}"#),
+            (WithOptionals.self, #"{"id":"x","nickname":"n","score":2,"tags":["t"]}"#),
+            (Palette.self, #"{"colors":["red","BLUE"],"favourite":"green"}"#),
+            (Forest.self, #"{"name":"f","trees":[{"value":1,"children":[{"value":2,"children":[]}]}]}"#),
+            (LinkedList.self, #"{"head":"a","tail":{"head":"b"}}"#),
+            (Inventory.self, #"{"counts":{"a":1},"groups":{"g":[{"street":"s","city":"c"}]}}"#),
+            (Renamed.self, #"{"first_name":"Ada"}"#),
+            (Stamps.self, #"{"created":"2024-05-01T10:00:00Z","link":"https://example.com/x","id":"123e4567-e89b-12d3-a456-426614174000","price":9.99}"#),
+            (Sized.self, #"{"small":-128,"count":0,"port":65535}"#),
+            (Task.self, #"{"title":"t","priority":3,"notes":["a",null]}"#),
+            (Custom.self, #"{"kind":"k","position":{"x":1.5}}"#),
+            (Company.self, #"{"ceo":{"name":"n","department":{"title":"t","staff":[{"name":"m"}]}}}"#),
+            (Contact.self, #"{"primary":"a@b.c","others":["x","y"]}"#),
+        ]
+    }
+
+    static func decodes<T: Decodable>(_ type: T.Type, _ text: String) -> Bool {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? decoder.decode(T.self, from: Data(text.utf8))) != nil
+    }
+
+    @Test("valid sample decodes", arguments: 0..<14)
+    func validAndDecodes(_ index: Int) throws {
+        let (type, text) = DerivationAgreementTests.samples[index]
+        let validator = JSONSchemaValidator(
+            schema: try type.outputSchema.jsonSchema(), options: .init(formatAssertion: true))
+        #expect(validator.validate(try JSONParser.parse(text)).isEmpty, "\(type)")
+        let decoded = DerivationAgreementTests.decodes(type, text)
+        #expect(decoded, "\(type)")
+    }
+
+    @Test func narrowIntegersOutOfRangeAreInvalid() throws {
+        let validator = JSONSchemaValidator(schema: try Sized.outputSchema.jsonSchema())
+        let text = #"{"small":-129,"count":0,"port":65535}"#
+        #expect(!validator.isValid(try JSONParser.parse(text)))
+        #expect(!DerivationAgreementTests.decodes(Sized.self, text))
+    }
+}

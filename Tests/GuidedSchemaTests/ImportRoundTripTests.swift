@@ -71,3 +71,40 @@ struct ImportRoundTripTests {
         #expect(refused == expectedRefused, "\(folder) refused")
     }
 }
+
+@Suite("Import robustness")
+struct ImportRobustnessTests {
+    /// Every JSON value in the 2020-12 suite files (schemas, their subschemas, and the test instances) used
+    /// as a schema: it imports or is refused with an error that names a keyword or says why; whatever
+    /// imports exports in every dialect or lists violations. Nothing traps.
+    @Test func everyValueInTheSuiteImportsOrIsRefused() throws {
+        let folder = SchemaSuiteData.suiteTests.appendingPathComponent("draft2020-12")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        var values: [JSONValue] = []
+        func collect(_ v: JSONValue) {
+            values.append(v)
+            switch v {
+            case .array(let items): items.forEach(collect)
+            case .object(let o): o.entries.forEach { collect($0.value) }
+            default: break
+            }
+        }
+        for file in files {
+            collect(try JSONParser.parse(String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)))
+        }
+        var imported = 0, refused = 0
+        for value in values {
+            do {
+                let schema = try OutputSchema(jsonSchema: value)
+                imported += 1
+                for dialect in SchemaDialect.allCases { _ = try schema.dialectViolations(for: dialect) }
+            } catch let error as SchemaError {
+                refused += 1
+                #expect(!error.description.isEmpty)
+            }
+        }
+        #expect(values.count > 5_000)
+        #expect(imported + refused == values.count)
+        #expect(imported > 0 && refused > 0)
+    }
+}

@@ -32,7 +32,8 @@ struct GrammarAutomaton {
     var stateCount: Int { flags.count }
     var startState: Int32 { ruleStart[0] }
 
-    init(grammar: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
+    init(grammar original: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
+        let grammar = DirectLeftRecursion.rewrite(original)
         let selection = try RuleSelection(grammar: grammar)
         classes = ByteClasses(grammar: grammar)
         ruleNames = selection.kept.map { grammar.rules[$0].name }

@@ -53,7 +53,7 @@ extension GrammarMatcher {
     /// Adds one stack's allowed tokens: its state's cached always-allowed tokens plus its uncertain
     /// tokens checked against the real stack, or a full trie walk for dense states.
     private mutating func maskFromStack(_ node: StackNode, mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
-        let entry = try cacheEntry(for: node.state)
+        let entry = try cacheEntry(for: node.state, atBottom: node.parent == StackEngine.bottom)
         if entry.isDense {
             var none: [UInt32] = []
             _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, maxUncertain: 0)
@@ -73,25 +73,28 @@ extension GrammarMatcher {
     }
 
     /// The cached entry for `state`, building it with a trie walk over an unknown stack if needed.
-    mutating func cacheEntry(for state: Int32) throws(MatcherError) -> MaskCacheEntry {
-        if let e = compiled.cachedEntry(state) { return e }
+    /// A stack of one frame (`atBottom`) has nothing below it: its walk is exact and has no uncertain
+    /// tokens, so it is cached separately (the start rule's states, e.g. trailing whitespace).
+    mutating func cacheEntry(for state: Int32, atBottom: Bool) throws(MatcherError) -> MaskCacheEntry {
+        let key = state &* 2 &+ (atBottom ? 1 : 0)
+        if let e = compiled.cachedEntry(key) { return e }
         let words = compiled.vocabulary.maskWords
         var accepted = [UInt32](repeating: 0, count: words)
         var uncertain: [UInt32] = []
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = accepted.withUnsafeMutableBufferPointer { buf in
-            walkTrie(state: state, base: StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
+            walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
                      maxUncertain: compiled.limits.maxUncertainTokens)
         }
         engine.truncate(nodes: nodeMark, items: itemMark)
         if engine.overflow {
             // The relative walk may meet more ambiguity than any real stack; do not cache, walk in full.
             engine.overflow = false
-            return compiled.store(.dense, for: state)
+            return compiled.store(.dense, for: key)
         }
-        if !ok { return compiled.store(.dense, for: state) }
+        if !ok { return compiled.store(.dense, for: key) }
         var count = 0
         for w in accepted { count += w.nonzeroBitCount }
-        return compiled.store(MaskCacheEntry(acceptedWords: accepted, acceptedCount: count, uncertain: uncertain), for: state)
+        return compiled.store(MaskCacheEntry(acceptedWords: accepted, acceptedCount: count, uncertain: uncertain), for: key)
     }
 }

@@ -14,13 +14,26 @@
 public struct GrammarMatcher: Sendable {
     public let compiled: CompiledGrammar
 
+    /// The configuration after one accepted token or byte string: 20 bytes, so that a long history
+    /// stays small.
     struct Checkpoint: Sendable {
         var setStart: Int32
         var setEnd: Int32
         var nodeCount: Int32
-        var bytePosition: Int
-        var canEnd: Bool
-        var terminated: Bool
+        var position: Int32
+        var flags: UInt8
+
+        init(setStart: Int32, setEnd: Int32, nodeCount: Int32, bytePosition: Int, canEnd: Bool, terminated: Bool) {
+            self.setStart = setStart; self.setEnd = setEnd; self.nodeCount = nodeCount
+            position = Int32(truncatingIfNeeded: bytePosition)
+            flags = (canEnd ? 1 : 0) | (terminated ? 2 : 0)
+        }
+        var bytePosition: Int { Int(position) }
+        var canEnd: Bool { flags & 1 != 0 }
+        var terminated: Bool {
+            get { flags & 2 != 0 }
+            set { flags = newValue ? flags | 2 : flags & ~2 }
+        }
     }
 
     var engine = StackEngine()
@@ -97,7 +110,14 @@ public struct GrammarMatcher: Sendable {
         if let failure { throw .failed(failure) }
         let cp = current
         guard !cp.terminated else { throw .alreadyTerminated }
-        if bytes.isEmpty { checkpoints.append(cp); return }
+        if bytes.isEmpty {
+            let start = Int32(sets.count)
+            sets.append(contentsOf: sets[Int(cp.setStart)..<Int(cp.setEnd)])
+            var same = cp
+            same.setStart = start; same.setEnd = Int32(sets.count)
+            checkpoints.append(same)
+            return
+        }
         let bad = try advance(bytes: bytes, 0, bytes.count)
         if bad >= 0 { throw .bytesRejected(offset: bad, position: cp.bytePosition + bad) }
     }
@@ -133,12 +153,42 @@ public struct GrammarMatcher: Sendable {
             if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
             lo = c.lo; hi = c.hi; canEnd = c.accept
         }
+        collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
         let setStart = Int32(sets.count)
         sets.append(contentsOf: engine.items[lo..<hi])
         engine.items.removeAll(keepingCapacity: true)
         checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
                                       bytePosition: cp.bytePosition + (end - start), canEnd: canEnd, terminated: false))
         return -1
+    }
+
+    /// Drops the frames made while reading the last token that no stack of the new configuration uses
+    /// (intermediate tops, dead branches), so the arena grows by the live frames only. Frames are
+    /// compacted in place: a frame's parent always has a smaller index than the frame.
+    private mutating func collectGarbage(above base: Int, liveLo: Int, liveHi: Int) {
+        let count = engine.nodes.count - base
+        if count <= 0 { return }
+        engine.remap.removeAll(keepingCapacity: true)
+        engine.remap.append(contentsOf: repeatElement(-1, count: count))
+        for j in liveLo..<liveHi {
+            var x = Int(engine.items[j])
+            while x >= base && engine.remap[x - base] == -1 {
+                engine.remap[x - base] = -2
+                x = Int(engine.nodes[x].parent)
+            }
+        }
+        var w = base
+        for i in 0..<count where engine.remap[i] == -2 {
+            let n = engine.nodes[base + i]
+            let p = n.parent >= Int32(base) ? engine.remap[Int(n.parent) - base] : n.parent
+            engine.nodes[w] = StackNode(state: n.state, parent: p)
+            engine.remap[i] = Int32(w)
+            w += 1
+        }
+        engine.nodes.removeLast(engine.nodes.count - w)
+        for j in liveLo..<liveHi where Int(engine.items[j]) >= base {
+            engine.items[j] = engine.remap[Int(engine.items[j]) - base]
+        }
     }
 
     mutating func fail(_ e: MatcherError) throws(MatcherError) -> Never {

@@ -19,6 +19,8 @@ struct StackEngine: Sendable {
     var items: [Int32] = []
     private var work: [Int32] = []
     private var visited: [UInt64] = []
+    /// Scratch for compacting the arena after a commit.
+    var remap: [Int32] = []
     /// Set when a closure exceeded `maxStacks`; the caller turns it into a sticky error.
     var overflow = false
 

@@ -35,11 +35,12 @@ extension GrammarMatcher {
                                     itemMark: Int32(engine.items.count), hole: false)
     }
 
-    /// Computes depth `d + 1` from depth `d` over `byte`. With `needClose == false` (a trie leaf) only
-    /// reports whether the byte is readable.
-    @inline(__always)
-    mutating func stepDepth(_ d: Int, byte: UInt8, base: Int32, needClose: Bool, _ t: AutomatonTables) -> StepResult {
-        let ds = walk.depths[d]
+    /// Computes depth `d + 1` from depth `d` over `byte`, in general (sets of stacks, pushes, pops).
+    /// With `needClose == false` (a trie leaf) only reports whether the byte is readable.
+    @inline(never)
+    mutating func slowStep(_ depths: UnsafeMutablePointer<DepthState>, _ d: Int, byte: UInt8, base: Int32,
+                           needClose: Bool, _ t: AutomatonTables) -> StepResult {
+        let ds = depths[d]
         engine.truncate(nodes: Int(ds.nodeMark), items: Int(ds.itemMark))
         let cls = Int(t.classOf[Int(byte)])
         var raw: Int
@@ -48,12 +49,13 @@ extension GrammarMatcher {
             if q < 0 { return .rejected }
             if !needClose { return .accepted }
             if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
-                walk.depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                 return .live
             }
             raw = engine.items.count
             engine.items.append(engine.make(q, base))
         } else {
+            if ds.lo == ds.hi { return .rejected }
             raw = engine.step(Int(ds.lo), Int(ds.hi), cls: cls, t)
             if raw == engine.items.count { return .rejected }
             if !needClose { return .accepted }
@@ -65,45 +67,71 @@ extension GrammarMatcher {
             let n = engine.nodes[Int(engine.items[c.lo])]
             if n.parent == base && t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state }
         }
-        walk.depths[d + 1] = next
+        depths[d + 1] = next
         return c.hi == c.lo ? .dead : .live
     }
 
     /// Walks the whole token trie from one stack, setting the bits of the tokens it allows.
     /// In a cache walk (`base == StackEngine.hole`), tokens whose fate depends on the unknown frames
     /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain`.
+    ///
+    /// The loop inlines the common case (one stack, plain top state: one table lookup per trie node)
+    /// and calls `slowStep` for the rest.
+    @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
                            uncertain: inout [UInt32], maxUncertain: Int) -> Bool {
         let t = compiled.tables
         beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
-        let trie = t.trie
-        let count = t.trieCount
-        let relative = base == StackEngine.hole
-        var i = 0
-        while i < count {
-            let node = trie[i]
-            let d = node.depth - 1
-            let size = node.subtreeSize
-            let r = stepDepth(d, byte: node.byte, base: base, needClose: size > 1, t)
-            switch r {
-            case .rejected:
-                if relative && walk.depths[d].hole {
-                    if !collect(i, i + size, into: &uncertain, max: maxUncertain) { return false }
+        var depthArray = walk.depths
+        walk.depths = []
+        defer { walk.depths = depthArray }
+        return depthArray.withUnsafeMutableBufferPointer { buffer -> Bool in
+            let depths = buffer.baseAddress!
+            let trie = t.trie
+            let count = t.trieCount
+            let next = t.next, flags = t.flags, classOf = t.classOf, classCount = t.classCount
+            let relative = base == StackEngine.hole
+            var i = 0
+            while i < count {
+                let node = trie[i]
+                let d = node.depth - 1
+                let size = node.subtreeSize
+                let ds = depths[d]
+                let r: StepResult
+                if ds.simple >= 0 {
+                    let q = next[Int(ds.simple) * classCount + Int(classOf[Int(node.byte)])]
+                    if q < 0 {
+                        r = .rejected
+                    } else if size == 1 {
+                        r = .accepted
+                    } else if flags[Int(q)] == GrammarAutomaton.hasBytes {
+                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                        r = .live
+                    } else {
+                        r = slowStep(depths, d, byte: node.byte, base: base, needClose: true, t)
+                    }
+                } else {
+                    r = slowStep(depths, d, byte: node.byte, base: base, needClose: size > 1, t)
                 }
-                i += size
-                continue
-            case .accepted, .live:
-                if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
-                i += 1
-            case .dead:
-                if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
-                if relative && walk.depths[d + 1].hole {
-                    if !collect(i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
+                switch r {
+                case .rejected:
+                    if relative && ds.hole {
+                        if !collect(i, i + size, into: &uncertain, max: maxUncertain) { return false }
+                    }
+                    i += size
+                case .accepted, .live:
+                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    i += 1
+                case .dead:
+                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    if relative && depths[d + 1].hole {
+                        if !collect(i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
+                    }
+                    i += size
                 }
-                i += size
             }
+            return true
         }
-        return true
     }
 
     private func collect(_ from: Int, _ to: Int, into list: inout [UInt32], max: Int) -> Bool {
@@ -124,6 +152,11 @@ extension GrammarMatcher {
     mutating func walkTokens(_ tokens: [UInt32], state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>) {
         let t = compiled.tables
         beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
+        var depthArray = walk.depths
+        walk.depths = []
+        defer { walk.depths = depthArray }
+        depthArray.withUnsafeMutableBufferPointer { buffer in
+        let depths = buffer.baseAddress!
         let bytes = t.tokenBytes, offsets = t.tokenOffsets
         var prevStart = 0, prevLength = 0, valid = 0
         var failStart = 0, failLength = 0
@@ -138,7 +171,22 @@ extension GrammarMatcher {
             while d < limit && bytes[start + d] == bytes[prevStart + d] { d += 1 }
             var ok = true
             while d < length {
-                let r = stepDepth(d, byte: bytes[start + d], base: base, needClose: true, t)
+                let byte = bytes[start + d]
+                let ds = depths[d]
+                var r = StepResult.live
+                if ds.simple >= 0 {
+                    // Fast path: one plain stack, one table lookup.
+                    let q = t.next[Int(ds.simple) * t.classCount + Int(t.classOf[Int(byte)])]
+                    if q < 0 {
+                        r = .rejected
+                    } else if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                    } else {
+                        r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                    }
+                } else {
+                    r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
+                }
                 if r == .rejected {
                     failStart = start; failLength = d + 1
                     ok = false
@@ -149,6 +197,7 @@ extension GrammarMatcher {
             valid = d
             prevStart = start; prevLength = length
             if ok { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+        }
         }
     }
 }

@@ -103,6 +103,7 @@ extension SchemaExporter {
 
     mutating func checkGemini(_ s: OutputSchema, at p: String) {
         let no = "not supported by Gemini's responseJsonSchema"
+        if s.defaultValue != nil { violation(p, "default", no) }
         switch s.kind {
         case .string(let str):
             if str.minLength != nil { violation(p, "minLength", no) }

@@ -66,6 +66,7 @@ struct SchemaExporter {
 
     // MARK: Writing
 
+    /// `depth` counts objects entered through properties (OpenAI's nesting limit), not arrays or unions.
     mutating func write(_ s: OutputSchema, at p: String, depth: Int) -> JSONValue {
         checkNode(s, at: p, depth: depth)
         var o = JSONObject()
@@ -97,7 +98,7 @@ struct SchemaExporter {
         case .array(let a):
             o["type"] = "array"
             annotate(&o)
-            o["items"] = write(a.items, at: p + "/items", depth: depth + 1)
+            o["items"] = write(a.items, at: p + "/items", depth: depth)
             if let k = a.minItems { o["minItems"] = .number(JSONNumber(k)) }
             if let k = a.maxItems { o["maxItems"] = .number(JSONNumber(k)) }
         case .object(let obj):
@@ -113,7 +114,7 @@ struct SchemaExporter {
         case .anyOf(let alts):
             annotate(&o)
             var items: [JSONValue] = []
-            for (i, a) in alts.enumerated() { items.append(write(a, at: p + "/anyOf/\(i)", depth: depth + 1)) }
+            for (i, a) in alts.enumerated() { items.append(write(a, at: p + "/anyOf/\(i)", depth: depth)) }
             o["anyOf"] = .array(items)
         case .reference(let r):
             o["$ref"] = .string(r.pointer)

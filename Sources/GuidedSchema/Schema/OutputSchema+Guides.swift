@@ -68,6 +68,7 @@ extension OutputSchema {
             s.constant = v
         case .pattern(let p):
             if let q = s.pattern, q != p { throw invalid("a string node has one pattern; already \"\(q)\"") }
+            if let problem = OutputSchema.patternProblem(p) { throw invalid(problem) }
             s.pattern = p
         case .minLength(let n):
             guard n >= 0 else { throw invalid("length cannot be negative") }
@@ -127,6 +128,18 @@ extension OutputSchema {
         }
         if let lo = a.minItems, let hi = a.maxItems, lo > hi {
             throw invalid("minimum count \(lo) exceeds maximum count \(hi)")
+        }
+    }
+}
+
+extension OutputSchema {
+    /// Why `pattern` is not an ECMA-262 regular expression the validator's engine accepts, or nil if it is.
+    static func patternProblem(_ pattern: String) -> String? {
+        do {
+            _ = try PCRE2SchemaPattern(ecmaPattern: pattern)
+            return nil
+        } catch {
+            return "not a valid regular expression: \(error.message) (at offset \(error.offset))"
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The shape of a structured output, as a Swift developer declares it: typed, ordered, with descriptions
 /// and guides, and nothing a grammar compiler could not be asked to enforce.
 ///

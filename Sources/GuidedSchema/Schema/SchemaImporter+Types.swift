@@ -47,6 +47,9 @@ extension SchemaImporter {
         s.maxLength = try count(o, "maxLength", at: p)
         if let r = o["pattern"] {
             guard let text = r.stringValue else { throw .invalidSchema(keyword: "pattern", pointer: p, reason: "must be a string") }
+            if let problem = OutputSchema.patternProblem(text) {
+                throw .invalidSchema(keyword: "pattern", pointer: p, reason: problem)
+            }
             s.pattern = text
         }
         if let f = o["format"] {

@@ -56,6 +56,8 @@ struct SchemaImporter {
 
     func node(_ value: JSONValue, at p: String, isRoot: Bool = false) throws(SchemaError) -> OutputSchema {
         switch value {
+        case .bool where !draft.allowsBooleanSchemas:
+            throw .invalidSchema(keyword: "", pointer: p, reason: "draft 4 has no boolean schemas")
         case .bool(true): return .any
         case .bool(false):
             throw .unsupportedKeyword(keyword: "false", pointer: p, reason: "the false schema (no valid value) cannot be represented")

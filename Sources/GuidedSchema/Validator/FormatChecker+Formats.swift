@@ -60,36 +60,36 @@ enum RFC3339 {
         return isDate(Array(u[0..<10])) && isTime(Array(u[11...]))
     }
 
+    /// RFC 3339 appendix A: `P` then weeks alone, or a contiguous run of Y/M/D and optionally `T` with a
+    /// contiguous run of H/M/S (so `P1Y2D` and `PT1H2S` are invalid: a skipped unit breaks the run).
     static func isDuration(_ s: String) -> Bool {
         let u = Array(s.utf8)
-        guard u.first == UInt8(ascii: "P"), u.count > 1 else { return false }
+        guard u.first == UInt8(ascii: "P") else { return false }
         var i = 1
-        var inTime = false
-        var units: [UInt8] = []
-        var sawElementAfterT = false
+        var dateUnits: [UInt8] = [], timeUnits: [UInt8] = []
+        var sawT = false
         while i < u.count {
             if u[i] == UInt8(ascii: "T") {
-                if inTime { return false }
-                inTime = true
+                if sawT { return false }
+                sawT = true
                 i += 1
                 continue
             }
             let start = i
             while i < u.count, FormatChecker.isDigit(u[i]) { i += 1 }
             guard i > start, i < u.count else { return false }
-            let unit = u[i]
+            if sawT { timeUnits.append(u[i]) } else { dateUnits.append(u[i]) }
             i += 1
-            let allowed: [UInt8] = inTime ? Array("HMS".utf8) : Array("YMDW".utf8)
-            guard let rank = allowed.firstIndex(of: unit) else { return false }
-            // Units must come in order, each at most once.
-            if let last = units.last, let lastRank = allowed.firstIndex(of: last), inTime == (units.count > 0 && sawElementAfterT), lastRank >= rank { return false }
-            if inTime { sawElementAfterT = true } else if unit == UInt8(ascii: "W") && !units.isEmpty { return false }
-            if !inTime, units.contains(UInt8(ascii: "W")) { return false }
-            units.append(unit)
         }
-        if inTime && !sawElementAfterT { return false }
-        if units.contains(UInt8(ascii: "W")) && (units.count > 1 || inTime) { return false }
-        return !units.isEmpty
+        if dateUnits == [UInt8(ascii: "W")] { return !sawT }
+        func contiguous(_ units: [UInt8], _ order: String) -> Bool {
+            let ranks = units.map { Array(order.utf8).firstIndex(of: $0) }
+            guard ranks.allSatisfy({ $0 != nil }) else { return false }
+            return zip(ranks, ranks.dropFirst()).allSatisfy { $0! + 1 == $1! }
+        }
+        guard contiguous(dateUnits, "YMD"), contiguous(timeUnits, "HMS") else { return false }
+        if sawT && timeUnits.isEmpty { return false }
+        return !dateUnits.isEmpty || !timeUnits.isEmpty
     }
 }
 
@@ -136,7 +136,7 @@ enum IPAddress {
 
 extension Substring {
     /// Splits on a multi-character separator.
-    func components(_ separator: String) -> [Substring] {
+    fileprivate func components(_ separator: String) -> [Substring] {
         var parts: [Substring] = []
         var rest = self
         while let r = rest.firstRange(of: separator) {
@@ -145,35 +145,6 @@ extension Substring {
         }
         parts.append(rest)
         return parts
-    }
-}
-
-enum Hostname {
-    static func isHostname(_ s: String, international: Bool) -> Bool {
-        var name = Substring(s)
-        if !international, !name.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-        if international {
-            // IDNA label separators are all dots.
-            name = Substring(String(name.unicodeScalars.map { ["\u{3002}", "\u{FF0E}", "\u{FF61}"].contains($0) ? "." : Character($0) }))
-        }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        guard !name.isEmpty, name.utf8.count <= 253 else { return false }
-        for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !label.isEmpty, label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return false }
-            let scalars = Array(label.unicodeScalars)
-            if scalars.count >= 4, scalars[2] == "-", scalars[3] == "-", !label.lowercased().hasPrefix("xn--") { return false }
-            for c in label.unicodeScalars {
-                if c.isASCII {
-                    let b = UInt8(c.value)
-                    guard FormatChecker.isAlpha(b) || FormatChecker.isDigit(b) || b == UInt8(ascii: "-") else { return false }
-                } else if !international {
-                    return false
-                } else if !(c.properties.isAlphabetic || c.properties.numericType != nil || c.properties.generalCategory == .nonspacingMark || c.properties.generalCategory == .spacingMark) {
-                    return false
-                }
-            }
-        }
-        return true
     }
 }
 
@@ -202,7 +173,7 @@ enum Email {
             if literal.lowercased().hasPrefix("ipv6:") { return IPAddress.isIPv6(String(literal.dropFirst(5))) }
             return IPAddress.isIPv4(String(literal))
         }
-        return Hostname.isHostname(String(domain), international: international)
+        return Hostname.isHostname(String(domain), international: international, idna: true)
     }
 }
 
@@ -210,7 +181,7 @@ enum URIFormat {
     /// RFC 3986 (`uri`, `uri-reference`) and RFC 3987 (`iri`, `iri-reference`) syntax.
     static func isURI(_ s: String, reference: Bool, international: Bool) -> Bool {
         let allowed = Set("-._~:/?#[]@!$&'()*+,;=%".utf8)
-        var u = Array(s.unicodeScalars)[...]
+        let u = Array(s.unicodeScalars)[...]
         for (k, c) in u.enumerated() {
             if c.isASCII {
                 let b = UInt8(c.value)
@@ -235,16 +206,23 @@ enum URIFormat {
         }
         if let authority = ref.authority {
             var host = Substring(authority)
-            if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+            if let at = host.firstIndex(of: "@") {
+                // userinfo: no second '@', no brackets.
+                let userinfo = host[..<at]
+                if userinfo.contains("[") || userinfo.contains("]") { return false }
+                host = host[host.index(after: at)...]
+                if host.contains("@") { return false }
+            }
             if host.hasPrefix("[") {
                 guard let close = host.firstIndex(of: "]") else { return false }
                 let literal = host[host.index(after: host.startIndex)..<close]
-                if !literal.hasPrefix("v") && !IPAddress.isIPv6(String(literal)) { return false }
+                if !(literal.hasPrefix("v") || literal.hasPrefix("V")) && !IPAddress.isIPv6(String(literal)) { return false }
                 host = host[host.index(after: close)...]
                 if !host.isEmpty { guard host.hasPrefix(":"), host.dropFirst().utf8.allSatisfy(FormatChecker.isDigit) else { return false } }
             } else {
                 if host.contains("[") || host.contains("]") { return false }
-                if let colon = host.lastIndex(of: ":") {
+                if let colon = host.firstIndex(of: ":") {
+                    // One port after the host; an unbracketed IPv6 address has several colons.
                     guard host[host.index(after: colon)...].utf8.allSatisfy(FormatChecker.isDigit) else { return false }
                 }
             }
@@ -252,17 +230,67 @@ enum URIFormat {
         if ref.path.contains("[") || ref.path.contains("]") || (ref.query ?? "").contains("[") || (ref.fragment ?? "").contains("#") {
             return false
         }
-        u = []
         return true
     }
 
+    /// RFC 6570 (level 4) template syntax: literals, and expressions `{op varspec,varspec}`.
     static func isURITemplate(_ s: String) -> Bool {
-        var open = false
-        for c in s {
-            if c == "{" { if open { return false }; open = true }
-            else if c == "}" { if !open { return false }; open = false }
+        let u = Array(s.unicodeScalars)
+        var i = 0
+        func pctEncoded(_ k: Int) -> Bool {
+            k + 2 < u.count && u[k] == "%" && u[k + 1].isASCII && u[k + 2].isASCII
+                && FormatChecker.isHex(UInt8(u[k + 1].value)) && FormatChecker.isHex(UInt8(u[k + 2].value))
         }
-        return !open
+        while i < u.count {
+            let c = u[i]
+            if c == "{" {
+                i += 1
+                if i < u.count, "+#./;?&".unicodeScalars.contains(u[i]) { i += 1 }
+                // variable-list
+                while true {
+                    // varname: varchar *(["."] varchar)
+                    var sawChar = false
+                    var lastDot = false
+                    while i < u.count {
+                        let v = u[i]
+                        if v.isASCII, FormatChecker.isAlpha(UInt8(v.value)) || FormatChecker.isDigit(UInt8(v.value)) || v == "_" {
+                            i += 1; sawChar = true; lastDot = false
+                        } else if pctEncoded(i) {
+                            i += 3; sawChar = true; lastDot = false
+                        } else if v == ".", sawChar, !lastDot {
+                            i += 1; lastDot = true
+                        } else {
+                            break
+                        }
+                    }
+                    guard sawChar, !lastDot, i < u.count else { return false }
+                    if u[i] == "*" {
+                        i += 1
+                    } else if u[i] == ":" {
+                        i += 1
+                        let start = i
+                        while i < u.count, u[i].isASCII, FormatChecker.isDigit(UInt8(u[i].value)) { i += 1 }
+                        guard (1...4).contains(i - start), u[start] != "0" else { return false }
+                    }
+                    guard i < u.count else { return false }
+                    if u[i] == "," { i += 1; continue }
+                    if u[i] == "}" { i += 1; break }
+                    return false
+                }
+                continue
+            }
+            if c == "%" {
+                guard pctEncoded(i) else { return false }
+                i += 3
+                continue
+            }
+            if c.isASCII {
+                let b = UInt8(c.value)
+                if b <= 0x20 || b == 0x7F || "\"<>\\^`{|}".utf8.contains(b) { return false }
+            }
+            i += 1
+        }
+        return true
     }
 }
 

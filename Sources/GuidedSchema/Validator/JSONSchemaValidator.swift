@@ -10,7 +10,8 @@
 /// `format` is an annotation unless `Options.formatAssertion` is set (the 2019-09+ default behaviour;
 /// drafts 4-7 leave it to the implementation). A `$ref` that cannot be resolved, or a `pattern` PCRE2
 /// cannot compile, is reported as a violation: nothing is accepted because it could not be checked.
-/// `$vocabulary` is not interpreted: every keyword of the dialect applies.
+/// A custom meta-schema (registered, named by `$schema`) sets the dialect, and its `$vocabulary` can
+/// turn the validation vocabulary off; other vocabularies always apply.
 public struct JSONSchemaValidator: Sendable {
     public struct Options: Sendable, Equatable {
         /// Check `format` values (date-time, email, ipv4, ...); unknown format names are still ignored.
@@ -18,8 +19,13 @@ public struct JSONSchemaValidator: Sendable {
         /// `$ref` chains deeper than this are reported as a violation instead of overflowing the stack.
         public var maximumDepth: Int
 
-        public init(formatAssertion: Bool = false, maximumDepth: Int = 200) {
+        /// Draft 7 only (later drafts make these annotations): check that a string with
+        /// `contentEncoding: base64` decodes and that one with `contentMediaType: application/json` parses.
+        public var contentAssertion: Bool
+
+        public init(formatAssertion: Bool = false, contentAssertion: Bool = false, maximumDepth: Int = 200) {
             self.formatAssertion = formatAssertion
+            self.contentAssertion = contentAssertion
             self.maximumDepth = maximumDepth
         }
     }

@@ -19,7 +19,7 @@ extension SchemaEvaluation {
                     c.evaluated.merge(evaluated)
                 }
             }
-            if !matched { c.fail("anyOf", "\(describe(c.instance)) matches none of the \(any.count) 'anyOf' schemas", &errors) }
+            if !matched { c.fail("anyOf", "\(SchemaEvaluation.describe(c.instance)) matches none of the \(any.count) 'anyOf' schemas", &errors) }
         }
         if let one = c["oneOf"]?.arrayValue {
             var matches: [Int] = []
@@ -31,15 +31,15 @@ extension SchemaEvaluation {
                 }
             }
             if matches.isEmpty {
-                c.fail("oneOf", "\(describe(c.instance)) matches none of the \(one.count) 'oneOf' schemas", &errors)
+                c.fail("oneOf", "\(SchemaEvaluation.describe(c.instance)) matches none of the \(one.count) 'oneOf' schemas", &errors)
             } else if matches.count > 1 {
-                c.fail("oneOf", "\(describe(c.instance)) matches 'oneOf' schemas \(matches.map(String.init).joined(separator: " and ")); exactly one must match", &errors)
+                c.fail("oneOf", "\(SchemaEvaluation.describe(c.instance)) matches 'oneOf' schemas \(matches.map(String.init).joined(separator: " and ")); exactly one must match", &errors)
             } else {
                 c.evaluated.merge(annotations)
             }
         }
         if let not = c["not"], passes(not, of: c, at: c.path("not"), instance: c.instance, instancePath: c.instancePath) != nil {
-            c.fail("not", "\(describe(c.instance)) matches the 'not' schema", &errors)
+            c.fail("not", "\(SchemaEvaluation.describe(c.instance)) matches the 'not' schema", &errors)
         }
         if c.draft >= .draft7, let condition = c["if"] {
             if let evaluated = passes(condition, of: c, at: c.path("if"), instance: c.instance, instancePath: c.instancePath) {

@@ -9,10 +9,10 @@ extension SchemaEvaluation {
             }
         }
         if let options = c["enum"]?.arrayValue, !options.contains(c.instance) {
-            c.fail("enum", "\(describe(c.instance)) is not one of \(describe(.array(options)))", &errors)
+            c.fail("enum", "\(SchemaEvaluation.describe(c.instance)) is not one of \(SchemaEvaluation.describe(.array(options)))", &errors)
         }
         if c.draft >= .draft6, let constant = c["const"], constant != c.instance {
-            c.fail("const", "expected \(describe(constant)), found \(describe(c.instance))", &errors)
+            c.fail("const", "expected \(SchemaEvaluation.describe(constant)), found \(SchemaEvaluation.describe(c.instance))", &errors)
         }
     }
 

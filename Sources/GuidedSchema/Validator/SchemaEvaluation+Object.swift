@@ -20,7 +20,13 @@ extension SchemaEvaluation {
                     c.fail("patternProperties", "the pattern \(source) cannot be compiled", &errors)
                     continue
                 }
-                for (name, value) in members where p.matches(name) {
+                for (name, value) in members {
+                    let isMatch: Bool
+                    do { isMatch = try p.matches(name) } catch {
+                        c.fail("patternProperties", "the pattern \(source) could not be evaluated on this name: \(error.message)", &errors, member: name)
+                        continue
+                    }
+                    guard isMatch else { continue }
                     matchedByPattern.insert(name)
                     c.evaluated.properties.insert(name)
                     if evaluateChild(schema, of: c, at: c.path("patternProperties", source), instance: value, instancePath: c.instancePath(name), &errors) == nil {
@@ -33,7 +39,7 @@ extension SchemaEvaluation {
             for (name, value) in members where properties?[name] == nil && !matchedByPattern.contains(name) {
                 c.evaluated.properties.insert(name)
                 if case .bool(false) = additional {
-                    c.fail("additionalProperties", "property \(describe(.string(name))) is not allowed", &errors)
+                    c.fail("additionalProperties", "property \(SchemaEvaluation.describe(.string(name))) is not allowed", &errors, member: name)
                     continue
                 }
                 if evaluateChild(additional, of: c, at: c.path("additionalProperties"), instance: value, instancePath: c.instancePath(name), &errors) == nil {
@@ -44,15 +50,16 @@ extension SchemaEvaluation {
         if let required = c["required"]?.arrayValue {
             let missing = required.compactMap(\.stringValue).filter { members[$0] == nil }
             if !missing.isEmpty {
-                c.fail("required", "missing required \(missing.count == 1 ? "property" : "properties") \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                c.fail("required", "missing required \(missing.count == 1 ? "property" : "properties") \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
             }
         }
-        if c.draft <= .draft7, let dependencies = c["dependencies"]?.objectValue {
+        // `dependencies` was split in 2019-09; later drafts still honour it, as most implementations do.
+        if let dependencies = c["dependencies"]?.objectValue {
             for (name, dependency) in dependencies where members[name] != nil {
                 if let names = dependency.arrayValue {
                     let missing = names.compactMap(\.stringValue).filter { members[$0] == nil }
                     if !missing.isEmpty {
-                        c.fail("dependencies", "property \(describe(.string(name))) requires \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                        c.fail("dependencies", "property \(SchemaEvaluation.describe(.string(name))) requires \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
                     }
                 } else if evaluateChild(dependency, of: c, at: c.path("dependencies", name), instance: c.instance, instancePath: c.instancePath, &errors) == nil {
                     c.valid = false
@@ -64,7 +71,7 @@ extension SchemaEvaluation {
                 for (name, names) in dependentRequired where members[name] != nil {
                     let missing = (names.arrayValue ?? []).compactMap(\.stringValue).filter { members[$0] == nil }
                     if !missing.isEmpty {
-                        c.fail("dependentRequired", "property \(describe(.string(name))) requires \(missing.map { describe(.string($0)) }.joined(separator: ", "))", &errors)
+                        c.fail("dependentRequired", "property \(SchemaEvaluation.describe(.string(name))) requires \(missing.map { SchemaEvaluation.describe(.string($0)) }.joined(separator: ", "))", &errors)
                     }
                 }
             }
@@ -98,7 +105,7 @@ extension SchemaEvaluation {
         guard let schema = c["unevaluatedProperties"] else { return }
         for (name, value) in members where !c.evaluated.properties.contains(name) {
             if case .bool(false) = schema {
-                c.fail("unevaluatedProperties", "property \(describe(.string(name))) is not allowed (not evaluated by any subschema)", &errors)
+                c.fail("unevaluatedProperties", "property \(SchemaEvaluation.describe(.string(name))) is not allowed (not evaluated by any subschema)", &errors, member: name)
                 continue
             }
             if evaluateChild(schema, of: c, at: c.path("unevaluatedProperties"), instance: value, instancePath: c.instancePath(name), &errors) == nil {

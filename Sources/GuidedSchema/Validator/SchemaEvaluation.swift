@@ -27,8 +27,11 @@ final class SchemaEvaluation {
         case .object: break
         default: return EvaluatedLocations()  // not a schema: nothing to check
         }
-        let n = node.entered()
+        var n = node.entered()
         guard case .object(let o) = n.value else { return EvaluatedLocations() }
+        if let metaSchema = o["$schema"]?.stringValue, JSONSchemaDraft(schemaURI: metaSchema) == nil {
+            applyMetaSchema(metaSchema, to: &n)
+        }
         guard depth < options.maximumDepth else {
             errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema references nest deeper than \(options.maximumDepth) (a reference cycle that consumes no input?)"))
             return nil
@@ -70,7 +73,11 @@ final class SchemaEvaluation {
         instancePath: String, _ errors: inout [JSONSchemaViolation]
     ) -> EvaluatedLocations? {
         evaluate(
-            SchemaNode(value: schema, base: context.node.base, draft: context.node.draft), instance, instancePath,
+            SchemaNode(
+                value: schema, base: context.node.base, draft: context.node.draft,
+                validationVocabulary: context.node.validationVocabulary,
+                formatAssertionVocabulary: context.node.formatAssertionVocabulary),
+            instance, instancePath,
             context.schemaPath + path, &errors)
     }
 
@@ -78,6 +85,17 @@ final class SchemaEvaluation {
     func passes(_ schema: JSONValue, of context: KeywordContext, at path: String, instance: JSONValue, instancePath: String) -> EvaluatedLocations? {
         var scratch: [JSONSchemaViolation] = []
         return evaluateChild(schema, of: context, at: path, instance: instance, instancePath: instancePath, &scratch)
+    }
+
+    /// A custom meta-schema found in the registry sets the dialect (its own `$schema`) and, through its
+    /// `$vocabulary`, whether validation keywords assert. An unknown one leaves the default dialect.
+    func applyMetaSchema(_ uri: String, to node: inout SchemaNode) {
+        guard let meta = registry.lookup(URIReference.resolve(uri, against: node.base))?.entered() else { return }
+        node.draft = meta.draft
+        if let vocabularies = meta.value["$vocabulary"]?.objectValue {
+            node.validationVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/validation") }
+            node.formatAssertionVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/format-assertion") }
+        }
     }
 
     func pattern(_ source: String) -> Result<PCRE2SchemaPattern, SchemaPatternError> {
@@ -102,20 +120,34 @@ struct KeywordContext {
     var draft: JSONSchemaDraft { node.draft }
     var result: EvaluatedLocations? { valid ? evaluated : nil }
 
-    subscript(keyword: String) -> JSONValue? { object[keyword] }
+    subscript(keyword: String) -> JSONValue? {
+        if !node.validationVocabulary, KeywordContext.validationKeywords.contains(keyword) { return nil }
+        return object[keyword]
+    }
 
-    /// Records a violation of `keyword` by the instance (or by the member `subPath` of it).
-    mutating func fail(_ keyword: String, _ message: String, _ errors: inout [JSONSchemaViolation]) {
+    /// The keywords of the validation vocabulary (2019-09 and 2020-12).
+    static let validationKeywords: Set<String> = [
+        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+        "maxProperties", "minProperties", "required", "dependentRequired",
+    ]
+
+    /// Records a violation of `keyword` by the instance (or by its member or item `member`).
+    mutating func fail(_ keyword: String, _ message: String, _ errors: inout [JSONSchemaViolation], member: String? = nil) {
         valid = false
-        errors.append(.init(instancePath: instancePath, schemaPath: schemaPath + "/" + JSONPointer.escape(keyword), message: message))
+        errors.append(.init(
+            instancePath: member.map(instancePath) ?? instancePath,
+            schemaPath: schemaPath + "/" + JSONPointer.escape(keyword), message: message))
     }
 
     func path(_ tokens: String...) -> String { tokens.map { "/" + JSONPointer.escape($0) }.joined() }
     func instancePath(_ token: String) -> String { instancePath + "/" + JSONPointer.escape(token) }
 }
 
-/// Short text of a value for messages.
-func describe(_ v: JSONValue) -> String {
-    let s = v.serialized()
-    return s.count > 60 ? String(s.prefix(57)) + "..." : s
+extension SchemaEvaluation {
+    /// Short text of a value for messages.
+    static func describe(_ v: JSONValue) -> String {
+        let s = v.serialized()
+        return s.count > 60 ? String(s.prefix(57)) + "..." : s
+    }
 }

@@ -1,4 +1,4 @@
-import CPCRE2
+import PCRE2Kit
 
 /// What the validator needs from a regular-expression engine for `pattern`, `patternProperties` and the
 /// `regex` format: compile once, then answer "does it match somewhere in this string".
@@ -7,8 +7,9 @@ import CPCRE2
 protocol SchemaPatternMatcher: Sendable {
     /// Compiles an ECMA-262 pattern; throws a message naming the problem when it is not one the engine accepts.
     init(ecmaPattern: String) throws(SchemaPatternError)
-    /// True when the pattern matches anywhere in `subject` (JSON Schema patterns are not anchored).
-    func matches(_ subject: String) -> Bool
+    /// True when the pattern matches anywhere in `subject` (JSON Schema patterns are not anchored); throws
+    /// when the engine gives up (resource limits), so that nothing is accepted unchecked.
+    func matches(_ subject: String) throws(SchemaPatternError) -> Bool
 }
 
 struct SchemaPatternError: Error, Sendable, Equatable {
@@ -17,57 +18,39 @@ struct SchemaPatternError: Error, Sendable, Equatable {
     let message: String
 }
 
-/// `pattern` through PCRE2 in UTF mode with the options that bring it closest to ECMA-262: `$` only at the
-/// very end, `\uHHHH` and `\u{...}` escapes, an unset back-reference matching the empty string. `\d`, `\w`
-/// and `\b` stay ASCII as in ECMA-262 (no UCP); `\s` and `\S` are rewritten to ECMA-262's Unicode white
-/// space set (outside character classes; `\S` inside a class keeps PCRE2's ASCII meaning).
+/// `pattern` through PCRE2 (`PCRE2Kit`, JIT) in UTF mode with the options that bring it closest to
+/// ECMA-262: `$` only at the very end, `\uHHHH` escapes (`\u{...}` is rewritten), an unset
+/// back-reference matching the empty string. `\d`, `\w` and `\b` stay ASCII as in ECMA-262 (no UCP);
+/// `\s` and `\S` are rewritten to ECMA-262's Unicode white space set (outside character classes; `\S`
+/// inside a class keeps PCRE2's ASCII meaning); `\p{Letter}`-style long property names are mapped to
+/// PCRE2's short ones.
 struct PCRE2SchemaPattern: SchemaPatternMatcher {
-    private let code: CompiledCode
+    private let regex: PCRE2Regex
 
-    /// Owns a compiled PCRE2 pattern. Compiled code is immutable after `pcre2_compile` and PCRE2 documents
-    /// `pcre2_match` as safe on shared code with per-call match data, which is what `matches` does, so
-    /// sharing across threads is sound even though the compiler cannot see it.
-    final class CompiledCode: @unchecked Sendable {
-        let pointer: OpaquePointer
-        init(_ pointer: OpaquePointer) { self.pointer = pointer }
-        deinit { pcre2_code_free_8(pointer) }
-    }
+    /// PCRE2_MATCH_UNSET_BACKREF, which `PCRE2Options` does not name.
+    static let matchUnsetBackreference = PCRE2Options(rawValue: 0x0000_0200)
 
     init(ecmaPattern: String) throws(SchemaPatternError) {
-        let translated = PCRE2SchemaPattern.translate(ecmaPattern)
-        let options = UInt32(PCRE2_UTF | PCRE2_ALT_BSUX | PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF)
-        let context = pcre2_compile_context_create_8(nil)
-        defer { pcre2_compile_context_free_8(context) }
-        pcre2_set_compile_extra_options_8(context, UInt32(PCRE2_EXTRA_ALT_BSUX))
-        var errorCode: Int32 = 0
-        var errorOffset = 0
-        let bytes = Array(translated.utf8)
-        let compiled = bytes.withUnsafeBufferPointer { buffer in
-            pcre2_compile_8(buffer.baseAddress, buffer.count, options, &errorCode, &errorOffset, context)
+        let translated = try PCRE2SchemaPattern.translate(ecmaPattern)
+        do {
+            regex = try PCRE2Regex(translated, options: [.utf, .altBSUX, .dollarEndOnly, PCRE2SchemaPattern.matchUnsetBackreference])
+        } catch {
+            if case .compile(_, let offset, _, let message) = error {
+                throw SchemaPatternError(pattern: ecmaPattern, offset: offset, message: message)
+            }
+            throw SchemaPatternError(pattern: ecmaPattern, offset: 0, message: error.description)
         }
-        guard let compiled else {
-            var message = [UInt8](repeating: 0, count: 256)
-            let n = pcre2_get_error_message_8(errorCode, &message, message.count)
-            throw SchemaPatternError(
-                pattern: ecmaPattern, offset: errorOffset,
-                message: String(decoding: message.prefix(max(0, Int(n))), as: UTF8.self))
-        }
-        code = CompiledCode(compiled)
     }
 
-    func matches(_ subject: String) -> Bool {
-        let data = pcre2_match_data_create_from_pattern_8(code.pointer, nil)
-        defer { pcre2_match_data_free_8(data) }
-        var s = subject
-        let rc = s.withUTF8 { u in
-            pcre2_match_8(code.pointer, u.baseAddress, u.count, 0, 0, data, nil)
+    func matches(_ subject: String) throws(SchemaPatternError) -> Bool {
+        do { return try regex.matches(subject) } catch {
+            throw SchemaPatternError(pattern: regex.pattern, offset: 0, message: error.description)
         }
-        return rc >= 0
     }
 
     /// ECMA-262 white space and line terminators, as a character-class body.
     static let ecmaSpaceClassBody =
-        "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}"
+        "\\t\\n\\u000B\\f\\r \\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF"
 
     /// ECMA-262 general category long names and `gc=`/`sc=` forms, as PCRE2 10.42 spells them.
     static func pcre2PropertyName(_ name: String) -> String {
@@ -91,12 +74,30 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
     }
 
     /// Rewrites the escapes whose ECMA-262 meaning differs from PCRE2's non-UCP one.
-    static func translate(_ pattern: String) -> String {
+    /// Throws for syntax ECMA-262 does not have but PCRE2 would accept: `(?P<name>`, `(?#...)`, inline
+    /// flag groups such as `(?i)`, and escapes of letters ECMA-262 does not define (`\\a`, `\\A`, `\\Z`, ...).
+    static func translate(_ pattern: String) throws(SchemaPatternError) -> String {
         var out = ""
         var inClass = false
         var chars = Array(pattern.unicodeScalars)[...]
+        let ecmaLetterEscapes = Set("bBdDwWsSnrtfvcxupPk".unicodeScalars)
+        var offset = -1
         while let c = chars.popFirst() {
+            offset += 1
+            if c == "(", !inClass, chars.first == "?" {
+                let next = chars.dropFirst().first
+                let afterNext = chars.dropFirst(2).first
+                let ok = next == ":" || next == "=" || next == "!"
+                    || (next == "<" && afterNext != nil && afterNext != "P")
+                if !ok {
+                    throw SchemaPatternError(pattern: pattern, offset: offset, message: "'(?' group syntax that ECMA-262 does not have")
+                }
+            }
             if c == "\\", let e = chars.popFirst() {
+                if e.isASCII, e.properties.isAlphabetic, !ecmaLetterEscapes.contains(e) {
+                    throw SchemaPatternError(pattern: pattern, offset: offset, message: "'\\\(e)' is not an ECMA-262 escape")
+                }
+                offset += 1
                 switch e {
                 case "s": out += inClass ? ecmaSpaceClassBody : "[" + ecmaSpaceClassBody + "]"
                 case "S" where !inClass: out += "[^" + ecmaSpaceClassBody + "]"
@@ -108,6 +109,19 @@ struct PCRE2SchemaPattern: SchemaPatternMatcher {
                     let name = String(String.UnicodeScalarView(chars[chars.index(after: chars.startIndex)..<close]))
                     chars = chars[chars.index(after: close)...]
                     out += "{" + PCRE2SchemaPattern.pcre2PropertyName(name) + "}"
+                case "u" where chars.first == "{":
+                    // `\u{1F600}`: PCRE2's ECMA mode (ALT_BSUX) reads only `\uHHHH`, so write the code
+                    // point itself (ASCII ones as `\u00HH`, which stay escaped).
+                    guard let close = chars.firstIndex(of: "}"),
+                        let value = UInt32(String(String.UnicodeScalarView(chars[chars.index(after: chars.startIndex)..<close])), radix: 16),
+                        let scalar = Unicode.Scalar(value)
+                    else { out.unicodeScalars.append(c); out.unicodeScalars.append(e); continue }
+                    chars = chars[chars.index(after: close)...]
+                    if value < 0x80 {
+                        out += "\\u00" + (value < 0x10 ? "0" : "") + String(value, radix: 16)
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
                 default: out.unicodeScalars.append(c); out.unicodeScalars.append(e)
                 }
                 continue

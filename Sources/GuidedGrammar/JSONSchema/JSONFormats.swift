@@ -1,0 +1,221 @@
+import GuidedSchema
+
+/// `format` values as exact regular languages of string contents (canonically escaped, see `JSONText`).
+///
+/// Each language is a subset of what the named specification allows, never a superset: where the full
+/// rule is not regular or would be very large (the leap second of RFC 3339 `time`, the 253-byte limit of
+/// a host name, IP literals in e-mail domains) the stricter form is used. docs/json-schema.md lists them.
+enum JSONFormats {
+    static let known = ["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri",
+                        "uri-reference", "json-pointer"]
+
+    static func content(_ name: String) -> GrammarExpr? {
+        switch name {
+        case "date": return date
+        case "time": return time
+        case "date-time": return .seq([date, .byteSet(ByteSet([UInt8(ascii: "T"), UInt8(ascii: "t")])), time])
+        case "duration": return duration
+        case "uuid": return uuid
+        case "ipv4": return ipv4
+        case "ipv6": return ipv6
+        case "hostname": return hostname
+        case "email": return email
+        case "uri": return uri
+        case "uri-reference": return .alt([uri, relativeRef])
+        case "json-pointer": return jsonPointer
+        default: return nil
+        }
+    }
+
+    // MARK: pieces
+
+    static func set(_ s: String) -> ByteSet { ByteSet(Array(s.utf8)) }
+    static func cls(_ s: String) -> GrammarExpr { .byteSet(set(s)) }
+    static func lit(_ s: String) -> GrammarExpr { .literal(s) }
+    static let digit = GrammarExpr.byteRange(0x30...0x39)
+    static func digits(_ n: Int) -> GrammarExpr { .repeat(digit, min: n, max: n) }
+    static let alphaSet = ByteSet(range: 0x41...0x5A).union(ByteSet(range: 0x61...0x7A))
+    static let alnumSet = alphaSet.union(ByteSet(range: 0x30...0x39))
+    static let hexSet = ByteSet(range: 0x30...0x39).union(ByteSet(range: 0x41...0x46)).union(ByteSet(range: 0x61...0x66))
+    static let hex = GrammarExpr.byteSet(hexSet)
+
+    /// Two digits from "00" to `max` (inclusive), `max` ≥ 10.
+    static func twoDigits(upTo max: Int, from min: Int = 0) -> GrammarExpr {
+        var alts: [GrammarExpr] = []
+        for v in min...max { alts.append(lit(v < 10 ? "0\(v)" : "\(v)")) }
+        return .alt(alts)
+    }
+
+    // MARK: RFC 3339
+
+    static let date: GrammarExpr = {
+        let year = digits(4)
+        let common = GrammarExpr.alt([
+            .seq([.alt([lit("01"), lit("03"), lit("05"), lit("07"), lit("08"), lit("10"), lit("12")]), lit("-"), twoDigits(upTo: 31, from: 1)]),
+            .seq([.alt([lit("04"), lit("06"), lit("09"), lit("11")]), lit("-"), twoDigits(upTo: 30, from: 1)]),
+            .seq([lit("02-"), twoDigits(upTo: 28, from: 1)]),
+        ])
+        // Leap years: divisible by 4, and not by 100 unless by 400.
+        var leapEnd: [GrammarExpr] = []
+        for v in stride(from: 4, through: 96, by: 4) { leapEnd.append(lit(v < 10 ? "0\(v)" : "\(v)")) }
+        var century: [GrammarExpr] = []
+        for v in stride(from: 0, through: 96, by: 4) { century.append(lit(v < 10 ? "0\(v)00" : "\(v)00")) }
+        let leapYear = GrammarExpr.alt([.seq([digits(2), .alt(leapEnd)]), .alt(century)])
+        return .alt([.seq([year, lit("-"), common]), .seq([leapYear, lit("-02-29")])])
+    }()
+
+    /// Seconds 00–59 only: whether :60 is a valid leap second depends on the offset arithmetic.
+    static let time: GrammarExpr = {
+        let hms = GrammarExpr.seq([twoDigits(upTo: 23), lit(":"), twoDigits(upTo: 59), lit(":"), twoDigits(upTo: 59)])
+        let frac = GrammarExpr.optional(.seq([lit("."), .plus(digit)]))
+        let offset = GrammarExpr.alt([cls("Zz"), .seq([cls("+-"), twoDigits(upTo: 23), lit(":"), twoDigits(upTo: 59)])])
+        return .seq([hms, frac, offset])
+    }()
+
+    static let duration: GrammarExpr = {
+        let n = GrammarExpr.plus(digit)
+        func u(_ c: String) -> GrammarExpr { .seq([n, lit(c)]) }
+        let second = u("S")
+        let minute = GrammarExpr.seq([u("M"), .optional(second)])
+        let hour = GrammarExpr.seq([u("H"), .optional(minute)])
+        let timePart = GrammarExpr.seq([lit("T"), .alt([hour, minute, second])])
+        let day = u("D")
+        let month = GrammarExpr.seq([u("M"), .optional(day)])
+        let year = GrammarExpr.seq([u("Y"), .optional(month)])
+        let datePart = GrammarExpr.seq([.alt([day, month, year]), .optional(timePart)])
+        return .seq([lit("P"), .alt([datePart, timePart, u("W")])])
+    }()
+
+    static let uuid: GrammarExpr = {
+        func h(_ n: Int) -> GrammarExpr { .repeat(hex, min: n, max: n) }
+        return .seq([h(8), lit("-"), h(4), lit("-"), h(4), lit("-"), h(4), lit("-"), h(12)])
+    }()
+
+    // MARK: addresses
+
+    static let decOctet = GrammarExpr.alt([
+        .seq([lit("25"), .byteRange(0x30...0x35)]),
+        .seq([lit("2"), .byteRange(0x30...0x34), digit]),
+        .seq([lit("1"), digit, digit]),
+        .seq([.byteRange(0x31...0x39), digit]),
+        digit,
+    ])
+
+    static let ipv4 = GrammarExpr.seq([decOctet, lit("."), decOctet, lit("."), decOctet, lit("."), decOctet])
+
+    static let ipv6: GrammarExpr = {
+        let h16 = GrammarExpr.repeat(hex, min: 1, max: 4)
+        let h16c = GrammarExpr.seq([h16, lit(":")])
+        let ls32 = GrammarExpr.alt([.seq([h16, lit(":"), h16]), ipv4])
+        func groups(_ n: Int) -> GrammarExpr { .repeat(h16c, min: n, max: n) }
+        func head(_ n: Int) -> GrammarExpr { .optional(.seq([.repeat(h16c, min: 0, max: n), h16])) }
+        return .alt([
+            .seq([groups(6), ls32]),
+            .seq([lit("::"), groups(5), ls32]),
+            .seq([.optional(h16), lit("::"), groups(4), ls32]),
+            .seq([head(1), lit("::"), groups(3), ls32]),
+            .seq([head(2), lit("::"), groups(2), ls32]),
+            .seq([head(3), lit("::"), h16c, ls32]),
+            .seq([head(4), lit("::"), ls32]),
+            .seq([head(5), lit("::"), h16]),
+            .seq([head(6), lit("::")]),
+        ])
+    }()
+
+    /// A label of letters, digits and single inner hyphens, at most `units` (1 + 2·units ≤ 63) long.
+    static func label(units: Int) -> GrammarExpr {
+        let an = GrammarExpr.byteSet(alnumSet)
+        return .seq([an, .repeat(.seq([.optional(lit("-")), an]), min: 0, max: units)])
+    }
+
+    /// Host names of 1–3 labels of up to 63 characters, or 4–8 labels of up to 29 (so under 253 in total).
+    static let hostname: GrammarExpr = {
+        let long = label(units: 31), short = label(units: 14)
+        return .alt([
+            .seq([long, .repeat(.seq([lit("."), long]), min: 0, max: 2)]),
+            .seq([short, .repeat(.seq([lit("."), short]), min: 3, max: 7)]),
+        ])
+    }()
+
+    static let email: GrammarExpr = {
+        let atext = GrammarExpr.byteSet(alnumSet.union(set("!#$%&'*+/=?^_`{|}~-")))
+        let word = GrammarExpr.repeat(atext, min: 1, max: 20)
+        let local = GrammarExpr.seq([word, .repeat(.seq([lit("."), word]), min: 0, max: 2)])
+        return .seq([local, lit("@"), hostname])
+    }()
+
+    // MARK: RFC 3986
+
+    static let unreserved = alnumSet.union(set("-._~"))
+    static let subDelims = set("!$&'()*+,;=")
+    static let pct = GrammarExpr.seq([lit("%"), hex, hex])
+    static func chars(_ extra: String) -> GrammarExpr {
+        .alt([.byteSet(unreserved.union(subDelims).union(set(extra))), pct])
+    }
+    static let pchar = chars(":@")
+    static let segment = GrammarExpr.star(pchar)
+    static let segmentNZ = GrammarExpr.plus(pchar)
+    static let pathAbEmpty = GrammarExpr.star(.seq([lit("/"), segment]))
+    static let pathAbsolute = GrammarExpr.seq([lit("/"), .optional(.seq([segmentNZ, pathAbEmpty]))])
+    static let pathRootless = GrammarExpr.seq([segmentNZ, pathAbEmpty])
+    static let authority: GrammarExpr = {
+        let userinfo = GrammarExpr.star(chars(":"))
+        let host = GrammarExpr.alt([.star(chars("")), .seq([lit("["), ipv6, lit("]")])])
+        return .seq([.optional(.seq([userinfo, lit("@")])), host, .optional(.seq([lit(":"), .star(digit)]))])
+    }()
+    static let queryOrFragment = GrammarExpr.star(chars(":@/?"))
+    static let tail = GrammarExpr.seq([.optional(.seq([lit("?"), queryOrFragment])), .optional(.seq([lit("#"), queryOrFragment]))])
+
+    static let uri: GrammarExpr = {
+        let scheme = GrammarExpr.seq([.byteSet(alphaSet), .star(.byteSet(alnumSet.union(set("+-."))))])
+        let hier = GrammarExpr.alt([.seq([lit("//"), authority, pathAbEmpty]), pathAbsolute, pathRootless, .empty])
+        return .seq([scheme, lit(":"), hier, tail])
+    }()
+
+    static let relativeRef: GrammarExpr = {
+        let nc = GrammarExpr.plus(chars("@"))
+        let pathNoScheme = GrammarExpr.seq([nc, pathAbEmpty])
+        let part = GrammarExpr.alt([.seq([lit("//"), authority, pathAbEmpty]), pathAbsolute, pathNoScheme, .empty])
+        return .seq([part, tail])
+    }()
+
+    // MARK: RFC 6901
+
+    static let jsonPointer: GrammarExpr = {
+        let plain = JSONText.chars(JSONText.complement([0x2F, 0x7E]))
+        let token = GrammarExpr.star(.alt([plain, lit("~0"), lit("~1")]))
+        return .star(.seq([lit("/"), token]))
+    }()
+
+    /// Shortest and longest length (nil: unbounded or not measurable in characters) of an ASCII language.
+    static func lengthRange(_ e: GrammarExpr) -> (Int, Int?) {
+        switch e {
+        case .empty: return (0, 0)
+        case .nothing: return (0, 0)
+        case .bytes(let b): return b.allSatisfy({ $0 < 0x80 }) ? (b.count, b.count) : (0, nil)
+        case .byteSet(let s): return s.members.allSatisfy({ $0 < 0x80 }) ? (1, 1) : (0, nil)
+        case .sequence(let parts):
+            var lo = 0
+            var hi: Int? = 0
+            for p in parts {
+                let (a, b) = lengthRange(p)
+                lo += a
+                hi = (hi != nil && b != nil) ? hi! + b! : nil
+            }
+            return (lo, hi)
+        case .choice(let alts):
+            var lo = Int.max
+            var hi: Int? = 0
+            for a in alts {
+                let (x, y) = lengthRange(a)
+                lo = min(lo, x)
+                hi = (hi != nil && y != nil) ? max(hi!, y!) : nil
+            }
+            return (lo == Int.max ? 0 : lo, hi)
+        case .repeat(let inner, let mn, let mx):
+            let (a, b) = lengthRange(inner)
+            return (a * mn, (mx != nil && b != nil) ? b! * mx! : nil)
+        case .rule: return (0, nil)
+        }
+    }
+}

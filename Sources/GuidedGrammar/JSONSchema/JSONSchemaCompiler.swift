@@ -1,0 +1,166 @@
+import GuidedSchema
+
+/// Compiles a JSON Schema into a `Grammar` over the bytes of JSON text.
+///
+/// The contract is one-sided on purpose: every text the grammar accepts is a JSON document that is valid
+/// against the schema. Where a keyword, or a combination of keywords, cannot be enforced exactly, the
+/// compiler refuses with a `JSONSchemaCompileError` naming the keyword and the JSON pointer of the schema
+/// that holds it, rather than producing a looser grammar. The grammar may reject some valid instances
+/// (for example number literals in exponent form when a range applies); docs/json-schema.md lists those
+/// departures.
+public enum JSONSchemaCompiler {
+    /// Compiles `schema` (drafts 4, 6, 7, 2019-09 and 2020-12, chosen by `$schema`; 2020-12 by default).
+    public static func compile(
+        _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()
+    ) throws(JSONSchemaCompileError) -> Grammar {
+        let document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
+        var lowering = SchemaLowering(document: document, options: options)
+        return try lowering.lowerRoot()
+    }
+
+    /// Parses `text` as JSON and compiles it; a parse failure is reported as an `.invalidSchema` error.
+    public static func compile(
+        text: String, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()
+    ) throws(JSONSchemaCompileError) -> Grammar {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: "", detail: error.description)
+        }
+        return try compile(value, options: options)
+    }
+}
+
+extension JSONSchemaDraft {
+    /// Position in draft order (draft4 = 0 ... draft2020-12 = 4), for "this draft or later" tests.
+    var level: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+/// Choices the schema leaves open: how the generated JSON text may look, and a few opt-in policies.
+public struct JSONSchemaCompileOptions: Sendable, Equatable {
+    /// Whitespace between JSON tokens.
+    public enum Whitespace: Sendable, Equatable {
+        /// No whitespace at all.
+        case compact
+        /// Any JSON whitespace, but at most `maxRun` bytes at each place it may appear. The default run of
+        /// 20 admits a newline plus 2-space indentation to depth 8 (and Python's `", "` / `": "`).
+        case bounded(maxRun: Int)
+        /// Any amount of JSON whitespace (a model can then emit newlines forever).
+        case unbounded
+    }
+
+    /// Order of object members in generated text.
+    public enum PropertyOrder: Sendable, Equatable {
+        /// Properties in the order the schema declares them (across `allOf` parts: first part first), then
+        /// required names that are not declared, then undeclared (additional) members last.
+        case declared
+    }
+
+    /// What an absent `additionalProperties` means.
+    public enum AdditionalPropertiesDefault: Sendable, Equatable {
+        /// As the specification says: undeclared members are allowed.
+        case allow
+        /// Undeclared members are forbidden unless some schema part says `additionalProperties` explicitly.
+        case forbid
+    }
+
+    /// What to do with a `format` the compiler does not know.
+    public enum UnknownFormatPolicy: Sendable, Equatable {
+        /// Refuse the schema (the default: the format cannot be enforced).
+        case refuse
+        /// Treat it as an annotation, as the 2019-09/2020-12 specifications allow. Opt-in only.
+        case ignore
+    }
+
+    public var whitespace: Whitespace
+    public var propertyOrder: PropertyOrder
+    public var additionalProperties: AdditionalPropertiesDefault
+    public var unknownFormats: UnknownFormatPolicy
+    /// How many undeclared members one object may have. Two undeclared members could carry the same key,
+    /// which no context-free grammar can exclude, so the default is 1; a larger value is an explicit opt-in
+    /// to possible duplicate keys among undeclared members (never among declared ones).
+    public var maxUndeclaredProperties: Int
+    /// The draft used when the root has no `$schema`.
+    public var defaultDraft: JSONSchemaDraft
+    /// Bounds that turn a pathological schema into a `.tooComplex` error instead of a long compile.
+    public var limits: Limits
+
+    public struct Limits: Sendable, Equatable {
+        /// Alternatives one schema location may expand into when `anyOf`/`oneOf` combine with siblings.
+        public var maxAlternatives: Int = 256
+        /// Rules in the produced grammar.
+        public var maxRules: Int = 200_000
+        /// States of one number automaton (ranges × `multipleOf`).
+        public var maxNumberStates: Int = 20_000
+        /// States of one object's member automaton (presence × count × dependencies).
+        public var maxObjectStates: Int = 50_000
+        /// Nesting of schema locations being lowered (deep `$ref` chains).
+        public var maxDepth: Int = 2_000
+        public init() {}
+    }
+
+    public init(
+        whitespace: Whitespace = .bounded(maxRun: 20),
+        propertyOrder: PropertyOrder = .declared,
+        additionalProperties: AdditionalPropertiesDefault = .allow,
+        unknownFormats: UnknownFormatPolicy = .refuse,
+        maxUndeclaredProperties: Int = 1,
+        defaultDraft: JSONSchemaDraft = .draft2020_12,
+        limits: Limits = Limits()
+    ) {
+        self.whitespace = whitespace
+        self.propertyOrder = propertyOrder
+        self.additionalProperties = additionalProperties
+        self.unknownFormats = unknownFormats
+        self.maxUndeclaredProperties = maxUndeclaredProperties
+        self.defaultDraft = defaultDraft
+        self.limits = limits
+    }
+}
+
+/// Why a schema was refused. `description` reads like
+/// `unsupported keyword 'unevaluatedProperties' at /properties/a`.
+public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// A keyword (or keyword value) the compiler does not enforce.
+        case unsupported
+        /// A combination that is supported in general but cannot be made exact here (e.g. `oneOf` whose
+        /// branches are not provably disjoint).
+        case notExact
+        /// The schema itself is malformed (a keyword with a value of the wrong kind).
+        case invalidSchema
+        /// A `$ref` that does not resolve inside the document.
+        case unresolvableReference
+        /// A bound in `JSONSchemaCompileOptions.Limits` was exceeded.
+        case tooComplex
+    }
+
+    public let kind: Kind
+    /// The keyword at fault ("" when the whole schema is).
+    public let keyword: String
+    /// JSON pointer of the schema object holding the keyword ("" for the root).
+    public let pointer: String
+    /// What exactly is wrong.
+    public let detail: String
+
+    public init(_ kind: Kind, keyword: String, pointer: String, detail: String = "") {
+        self.kind = kind
+        self.keyword = keyword
+        self.pointer = pointer
+        self.detail = detail
+    }
+
+    public var description: String {
+        let at = pointer.isEmpty ? "at the root" : "at \(pointer)"
+        let head: String
+        switch kind {
+        case .unsupported: head = "unsupported keyword '\(keyword)' \(at)"
+        case .notExact: head = "keyword '\(keyword)' \(at) cannot be enforced exactly"
+        case .invalidSchema: head = keyword.isEmpty ? "invalid schema \(at)" : "invalid value for keyword '\(keyword)' \(at)"
+        case .unresolvableReference: head = "unresolvable '\(keyword)' \(at)"
+        case .tooComplex: head = "schema too complex at keyword '\(keyword)' \(at)"
+        }
+        return detail.isEmpty ? head : "\(head): \(detail)"
+    }
+}

@@ -1,0 +1,157 @@
+import GuidedSchema
+
+/// Building blocks of JSON text as grammar expressions.
+///
+/// Strings are generated in one canonical escaping — the one Python's `json.dumps(ensure_ascii=False)`
+/// and `JSONValue.serialized` write: `\"`, `\\`, `\b \f \n \r \t`, other control characters as `\u00xx`
+/// (lowercase hex), everything else as raw UTF-8. Each code point thus has exactly one spelling, so a
+/// language of decoded strings maps one-to-one onto a language of string contents, and constraints on
+/// decoded strings (lengths, enums, key exclusions) stay exact.
+enum JSONText {
+    /// Canonical bytes of one code point inside a JSON string.
+    static func encode(_ scalar: Unicode.Scalar) -> [UInt8] {
+        switch scalar.value {
+        case 0x22: return [0x5C, 0x22]
+        case 0x5C: return [0x5C, 0x5C]
+        case 0x0A: return [0x5C, UInt8(ascii: "n")]
+        case 0x0D: return [0x5C, UInt8(ascii: "r")]
+        case 0x09: return [0x5C, UInt8(ascii: "t")]
+        case 0x08: return [0x5C, UInt8(ascii: "b")]
+        case 0x0C: return [0x5C, UInt8(ascii: "f")]
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            let v = Int(scalar.value)
+            return [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[v >> 4], hex[v & 15]]
+        default:
+            return Array(String(Character(scalar)).utf8)
+        }
+    }
+
+    /// Canonical content bytes (no quotes) of a string.
+    static func encodeContent(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for u in s.unicodeScalars { out += encode(u) }
+        return out
+    }
+
+    static func quoted(_ s: String) -> GrammarExpr {
+        .bytes([0x22] + encodeContent(s) + [0x22])
+    }
+
+    /// All code points except surrogates.
+    static let allScalars: [ClosedRange<UInt32>] = [0...0xD7FF, 0xE000...0x10FFFF]
+
+    /// One character from a set of code points (as sorted, disjoint ranges), canonically encoded.
+    static func chars(_ ranges: [ClosedRange<UInt32>]) -> GrammarExpr {
+        var ascii = ByteSet()
+        var alternatives: [GrammarExpr] = []
+        for r in ranges {
+            // Control characters, quote and backslash have escape spellings.
+            var lo = r.lowerBound
+            let hi = r.upperBound
+            while lo <= hi, lo < 0x80 {
+                switch lo {
+                case 0..<0x20, 0x22, 0x5C: alternatives.append(.bytes(encode(Unicode.Scalar(lo)!)))
+                default: ascii.insert(UInt8(lo))
+                }
+                lo += 1
+            }
+            if lo <= hi { alternatives += utf8Sequences(lo, hi) }
+        }
+        if !ascii.isEmpty { alternatives.insert(.byteSet(ascii), at: 0) }
+        if alternatives.isEmpty { return .nothing }
+        return alternatives.count == 1 ? alternatives[0] : .choice(alternatives)
+    }
+
+    /// UTF-8 byte-range sequences covering the code points `lo...hi` (surrogates left out).
+    static func utf8Sequences(_ lo: UInt32, _ hi: UInt32) -> [GrammarExpr] {
+        var out: [GrammarExpr] = []
+        func split(_ lo: UInt32, _ hi: UInt32) {
+            if lo > hi { return }
+            if lo <= 0xDFFF, hi >= 0xD800 {
+                if lo < 0xD800 { split(lo, 0xD7FF) }
+                if hi > 0xDFFF { split(0xE000, hi) }
+                return
+            }
+            for boundary: UInt32 in [0x7F, 0x7FF, 0xFFFF] where lo <= boundary && hi > boundary {
+                split(lo, boundary); split(boundary + 1, hi); return
+            }
+            if hi <= 0x7F { out.append(.byteSet(ByteSet(range: UInt8(lo)...UInt8(hi)))); return }
+            let n = hi <= 0x7FF ? 2 : hi <= 0xFFFF ? 3 : 4
+            for i in 1..<n {
+                let m: UInt32 = (1 << (6 * UInt32(i))) - 1
+                if lo & ~m != hi & ~m {
+                    if lo & m != 0 { split(lo, lo | m); split((lo | m) + 1, hi); return }
+                    if hi & m != m { split(lo, (hi & ~m) - 1); split(hi & ~m, hi); return }
+                }
+            }
+            let a = Array(String(Character(Unicode.Scalar(lo)!)).utf8)
+            let b = Array(String(Character(Unicode.Scalar(hi)!)).utf8)
+            out.append(.sequence(zip(a, b).map { .byteSet(ByteSet(range: $0...$1)) }))
+        }
+        split(lo, hi)
+        return out
+    }
+
+    /// Any one character.
+    static let anyChar: GrammarExpr = chars(allScalars)
+
+    /// The complement of a set of code points.
+    static func complement(_ excluded: [UInt32]) -> [ClosedRange<UInt32>] {
+        var result: [ClosedRange<UInt32>] = []
+        let sorted = Set(excluded).sorted()
+        for r in allScalars {
+            var lo = r.lowerBound
+            for x in sorted where r.contains(x) {
+                if x > lo { result.append(lo...(x - 1)) }
+                lo = x + 1
+            }
+            if lo <= r.upperBound { result.append(lo...r.upperBound) }
+        }
+        return result
+    }
+
+    /// Whitespace allowed between tokens under `options`.
+    static func whitespace(_ w: JSONSchemaCompileOptions.Whitespace) -> GrammarExpr {
+        let ws = GrammarExpr.byteSet(ByteSet([0x20, 0x09, 0x0A, 0x0D]))
+        switch w {
+        case .compact: return .empty
+        case .bounded(let n): return n <= 0 ? .empty : .repeat(ws, min: 0, max: n)
+        case .unbounded: return .star(ws)
+        }
+    }
+}
+
+/// Small structural simplifications so generated grammars stay readable and small.
+extension GrammarExpr {
+    static func seq(_ parts: [GrammarExpr]) -> GrammarExpr {
+        var flat: [GrammarExpr] = []
+        for p in parts {
+            switch p {
+            case .empty: continue
+            case .nothing: return .nothing
+            case .sequence(let inner): flat += inner
+            case .bytes(let b):
+                if case .bytes(let prev)? = flat.last { flat[flat.count - 1] = .bytes(prev + b) } else { flat.append(p) }
+            default: flat.append(p)
+            }
+        }
+        if flat.isEmpty { return .empty }
+        return flat.count == 1 ? flat[0] : .sequence(flat)
+    }
+
+    static func alt(_ parts: [GrammarExpr]) -> GrammarExpr {
+        var flat: [GrammarExpr] = []
+        for p in parts {
+            switch p {
+            case .nothing: continue
+            case .choice(let inner): flat += inner
+            default: flat.append(p)
+            }
+        }
+        if flat.isEmpty { return .nothing }
+        return flat.count == 1 ? flat[0] : .choice(flat)
+    }
+
+    var isNothing: Bool { if case .nothing = self { return true } else { return false } }
+}

@@ -1,0 +1,299 @@
+import GuidedSchema
+
+/// Deterministic automata over the symbols of a JSON number literal, used to build exact languages of
+/// literals whose value lies in a range and/or is a multiple of something.
+///
+/// Symbols: 0–9 are the digits, 10 `-`, 11 `.`, 12 `e`/`E`, 13 `+`. Each constraint is a small scanner;
+/// scanners are combined by a product construction, minimized, and lowered to grammar expressions (or
+/// right-linear rules when the automaton has real cycles, as remainders modulo `multipleOf` do).
+struct NumberDFA {
+    static let symbolCount = 14
+    /// next[state][symbol], -1 for none.
+    var next: [[Int32]]
+    var accepting: [Bool]
+    var stateCount: Int { accepting.count }
+
+    /// Builds the reachable part of a scanner given as a start state and a step function.
+    static func build<S: Hashable>(start: S, step: (S, Int) -> S?, accepts: (S) -> Bool, limit: Int) -> NumberDFA? {
+        var index: [S: Int32] = [start: 0]
+        var states = [start]
+        var next: [[Int32]] = []
+        var i = 0
+        while i < states.count {
+            let s = states[i]
+            var row = [Int32](repeating: -1, count: symbolCount)
+            for sym in 0..<symbolCount {
+                guard let t = step(s, sym) else { continue }
+                if let j = index[t] { row[sym] = j } else {
+                    if states.count >= limit { return nil }
+                    index[t] = Int32(states.count)
+                    row[sym] = Int32(states.count)
+                    states.append(t)
+                }
+            }
+            next.append(row)
+            i += 1
+        }
+        return NumberDFA(next: next, accepting: states.map(accepts))
+    }
+
+    /// The product automaton accepting the intersection.
+    func intersect(_ o: NumberDFA, limit: Int) -> NumberDFA? {
+        struct Pair: Hashable { var a: Int32; var b: Int32 }
+        return NumberDFA.build(start: Pair(a: 0, b: 0), step: { p, sym in
+            let x = next[Int(p.a)][sym], y = o.next[Int(p.b)][sym]
+            return x < 0 || y < 0 ? nil : Pair(a: x, b: y)
+        }, accepts: { accepting[Int($0.a)] && o.accepting[Int($0.b)] }, limit: limit)
+    }
+
+    /// Removes states that cannot reach acceptance, then merges equivalent states (Moore refinement).
+    func minimized() -> NumberDFA {
+        let n = stateCount
+        // Live states: can reach an accepting state.
+        var live = accepting
+        var changed = true
+        while changed {
+            changed = false
+            for s in 0..<n where !live[s] {
+                if next[s].contains(where: { $0 >= 0 && live[Int($0)] }) { live[s] = true; changed = true }
+            }
+        }
+        if !live[0] { return NumberDFA(next: [[Int32](repeating: -1, count: NumberDFA.symbolCount)], accepting: [false]) }
+        var cls = (0..<n).map { live[$0] ? (accepting[$0] ? 1 : 0) : -1 }
+        var count = Set(cls).count
+        while true {
+            var sigs: [[Int]: Int] = [:]
+            var newCls = [Int](repeating: -1, count: n)
+            for s in 0..<n where live[s] {
+                var sig = [cls[s]]
+                for t in next[s] { sig.append(t >= 0 && live[Int(t)] ? cls[Int(t)] : -1) }
+                if let c = sigs[sig] { newCls[s] = c } else { newCls[s] = sigs.count; sigs[sig] = sigs.count }
+            }
+            cls = newCls
+            if sigs.count == count { break }
+            count = sigs.count
+        }
+        // Renumber so the start state is 0.
+        var order: [Int: Int32] = [cls[0]: 0]
+        var queue = [0]
+        var rep: [Int] = [0]
+        var qi = 0
+        while qi < queue.count {
+            let s = queue[qi]; qi += 1
+            for t in next[s] where t >= 0 && live[Int(t)] {
+                let c = cls[Int(t)]
+                if order[c] == nil { order[c] = Int32(rep.count); rep.append(Int(t)); queue.append(Int(t)) }
+            }
+        }
+        var newNext: [[Int32]] = []
+        var newAccept: [Bool] = []
+        for s in rep {
+            newNext.append(next[s].map { $0 >= 0 && live[Int($0)] ? order[cls[Int($0)]]! : -1 })
+            newAccept.append(accepting[s])
+        }
+        return NumberDFA(next: newNext, accepting: newAccept)
+    }
+
+    static func symbolBytes(_ sym: Int) -> [UInt8] {
+        switch sym {
+        case 0...9: return [UInt8(48 + sym)]
+        case 10: return [UInt8(ascii: "-")]
+        case 11: return [UInt8(ascii: ".")]
+        case 12: return [UInt8(ascii: "e"), UInt8(ascii: "E")]
+        default: return [UInt8(ascii: "+")]
+        }
+    }
+
+    /// Lowers the automaton: self-loops become `[..]*`; when no other cycle exists the result is one
+    /// expression (states with several predecessors become rules to keep it small), otherwise every
+    /// state becomes a right-linear rule.
+    func lower(into grammar: inout Grammar, name: String) -> GrammarExpr {
+        let dfa = minimized()
+        let n = dfa.stateCount
+        if n == 1 && !dfa.accepting[0] && dfa.next[0].allSatisfy({ $0 < 0 }) { return .nothing }
+        // Edges to other states grouped by target, and self-loop byte sets.
+        var loops = [ByteSet](repeating: ByteSet(), count: n)
+        var edges = [[(target: Int, bytes: ByteSet)]](repeating: [], count: n)
+        var indegree = [Int](repeating: 0, count: n)
+        for s in 0..<n {
+            var byTarget: [Int: ByteSet] = [:]
+            var targets: [Int] = []
+            for sym in 0..<NumberDFA.symbolCount {
+                let t = Int(dfa.next[s][sym])
+                if t < 0 { continue }
+                if t == s { for b in NumberDFA.symbolBytes(sym) { loops[s].insert(b) }; continue }
+                if byTarget[t] == nil { targets.append(t); byTarget[t] = ByteSet() }
+                for b in NumberDFA.symbolBytes(sym) { byTarget[t]!.insert(b) }
+            }
+            edges[s] = targets.map { ($0, byTarget[$0]!) }
+            for t in targets { indegree[t] += 1 }
+        }
+        // Cycle detection ignoring self-loops.
+        var color = [UInt8](repeating: 0, count: n)
+        var cyclic = false
+        func visit(_ s: Int) {
+            color[s] = 1
+            for e in edges[s] {
+                if color[e.target] == 1 { cyclic = true } else if color[e.target] == 0 { visit(e.target) }
+            }
+            color[s] = 2
+        }
+        visit(0)
+        var ruleOf: [Int: RuleID] = [:]
+        if cyclic {
+            for s in 0..<n { ruleOf[s] = grammar.declareRule(name: "\(name)_s\(s)") }
+        } else {
+            for s in 1..<max(n, 1) where indegree[s] > 1 { ruleOf[s] = grammar.declareRule(name: "\(name)_s\(s)") }
+        }
+        func body(_ s: Int) -> GrammarExpr {
+            var alts: [GrammarExpr] = []
+            if dfa.accepting[s] { alts.append(.empty) }
+            for e in edges[s] { alts.append(.seq([.byteSet(e.bytes), ref(e.target)])) }
+            let rest = GrammarExpr.alt(alts)
+            return loops[s].isEmpty ? rest : .seq([.star(.byteSet(loops[s])), rest])
+        }
+        func ref(_ s: Int) -> GrammarExpr {
+            if let r = ruleOf[s] { return .rule(r) }
+            return body(s)
+        }
+        for (s, r) in ruleOf { grammar.define(r, as: body(s)) }
+        return cyclic ? .rule(ruleOf[0]!) : body(0)
+    }
+}
+
+/// The scanners.
+enum NumberScanners {
+    /// JSON number syntax, optionally without fraction and/or exponent.
+    static func syntax(fraction: Bool, exponent: Bool) -> NumberDFA {
+        // 0 start, 1 minus, 2 zero, 3 int, 4 dot, 5 frac, 6 e, 7 e-sign, 8 exp digits
+        NumberDFA.build(start: 0, step: { s, sym in
+            let digit = sym <= 9
+            switch s {
+            case 0: return sym == 10 ? 1 : sym == 0 ? 2 : digit ? 3 : nil
+            case 1: return sym == 0 ? 2 : digit ? 3 : nil
+            case 2, 3:
+                if s == 3 && digit { return 3 }
+                if sym == 11 && fraction { return 4 }
+                if sym == 12 && exponent { return 6 }
+                return nil
+            case 4: return digit ? 5 : nil
+            case 5: return digit ? 5 : (sym == 12 && exponent) ? 6 : nil
+            case 6: return (sym == 10 || sym == 13) ? 7 : digit ? 8 : nil
+            case 7, 8: return digit ? 8 : nil
+            default: return nil
+            }
+        }, accepts: { [2, 3, 5, 8].contains($0) }, limit: 64)!
+    }
+
+    enum Relation { case greaterOrEqual, greater, lessOrEqual, less }
+
+    /// Literals (no exponent unless the bound is zero) whose value stands in `relation` to `bound`.
+    static func compare(_ relation: Relation, _ bound: JSONNumber) -> NumberDFA {
+        func holds(_ c: Int) -> Bool {
+            switch relation {
+            case .greaterOrEqual: return c >= 0
+            case .greater: return c > 0
+            case .lessOrEqual: return c <= 0
+            case .less: return c < 0
+            }
+        }
+        if bound.isZero {
+            // Only the sign and whether any digit before the exponent is nonzero matter.
+            struct Z: Hashable { var neg = false; var nonzero = false; var inExponent = false }
+            return NumberDFA.build(start: Z(), step: { s, sym in
+                var t = s
+                if sym == 10 && !s.inExponent { t.neg = true; return t }
+                if sym == 12 { t.inExponent = true; return t }
+                if sym >= 1 && sym <= 9 && !s.inExponent { t.nonzero = true }
+                return t
+            }, accepts: { s in holds(!s.nonzero ? 0 : (s.neg ? -1 : 1)) }, limit: 64)!
+        }
+        // |bound| = intDigits . fracDigits (canonical: no leading zeros in int unless "0", no trailing zeros).
+        let digits = Array(bound.digits.utf8).map { Int($0) - 48 }
+        let e = bound.exponent
+        var intDigits: [Int], fracDigits: [Int]
+        if e >= 0 { intDigits = digits + [Int](repeating: 0, count: e); fracDigits = [] }
+        else if -e >= digits.count { intDigits = [0]; fracDigits = [Int](repeating: 0, count: -e - digits.count) + digits }
+        else { intDigits = Array(digits[0..<(digits.count + e)]); fracDigits = Array(digits[(digits.count + e)...]) }
+        while let l = fracDigits.last, l == 0 { fracDigits.removeLast() }
+        let boundNegative = bound.isNegative
+        // phase 0: integer part (len, cmp), 1: fraction (k), 2: decided (cmp)
+        struct S: Hashable { var neg = false; var phase = 0; var len = 0; var cmp = 0; var k = 0 }
+        let li = intDigits.count, lf = fracDigits.count
+        func resolveInt(_ s: S) -> Int { s.len < li ? -1 : s.len > li ? 1 : s.cmp }
+        func magnitude(_ s: S) -> Int {
+            switch s.phase {
+            case 0:
+                let c = resolveInt(s)
+                return c != 0 ? c : (lf == 0 ? 0 : -1)
+            case 1: return s.k < lf ? -1 : 0
+            default: return s.cmp
+            }
+        }
+        return NumberDFA.build(start: S(), step: { s, sym in
+            var t = s
+            switch sym {
+            case 10: if s.phase == 0 && s.len == 0 && !s.neg { t.neg = true; return t } else { return nil }
+            case 11:
+                guard s.phase == 0, s.len > 0 else { return nil }
+                let c = resolveInt(s)
+                if c != 0 { t = S(neg: s.neg, phase: 2, cmp: c) } else { t = S(neg: s.neg, phase: 1) }
+                return t
+            case 0...9:
+                switch s.phase {
+                case 0:
+                    if s.len < li {
+                        if s.cmp == 0 { t.cmp = sym < intDigits[s.len] ? -1 : sym > intDigits[s.len] ? 1 : 0 }
+                        t.len += 1
+                    } else { t.len = li + 1 }
+                    return t
+                case 1:
+                    if s.k < lf {
+                        if sym == fracDigits[s.k] { t.k += 1; return t }
+                        return S(neg: s.neg, phase: 2, cmp: sym < fracDigits[s.k] ? -1 : 1)
+                    }
+                    return sym == 0 ? t : S(neg: s.neg, phase: 2, cmp: 1)
+                default: return t
+                }
+            default: return nil
+            }
+        }, accepts: { s in
+            if s.phase == 0 && s.len == 0 { return false }
+            let m = magnitude(s)
+            let v: Int
+            switch (s.neg, boundNegative) {
+            case (false, false): v = m
+            case (true, true): v = -m
+            case (true, false): v = -1
+            case (false, true): v = 1
+            }
+            return holds(v)
+        }, limit: 4096)!
+    }
+
+    /// Literals (no exponent) whose value is a multiple of `m`; nil if `m`'s digits exceed `maxModulus`.
+    static func multiple(of m: JSONNumber, maxModulus: Int, limit: Int) -> NumberDFA? {
+        guard let d0 = Int(m.digits), !m.digits.isEmpty else { return nil }
+        var d = d0
+        var s = 0
+        if m.exponent >= 0 {
+            for _ in 0..<m.exponent { d *= 10; if d > maxModulus { return nil } }
+        } else { s = -m.exponent }
+        guard d <= maxModulus, s <= 64 else { return nil }
+        var pow10 = [Int](repeating: 1, count: s + 1)
+        for i in stride(from: 1, through: s, by: 1) { pow10[i] = (pow10[i - 1] * 10) % d }
+        struct S: Hashable { var frac = false; var r = 0; var k = 0 }
+        return NumberDFA.build(start: S(), step: { st, sym in
+            var t = st
+            switch sym {
+            case 10: return st == S() ? st : nil
+            case 11: if st.frac { return nil }; t.frac = true; return t
+            case 0...9:
+                if !st.frac { t.r = (st.r * 10 + sym) % d; return t }
+                if st.k < s { t.r = (st.r * 10 + sym) % d; t.k += 1; return t }
+                return sym == 0 ? t : nil
+            default: return nil
+            }
+        }, accepts: { st in (st.r * pow10[s - st.k]) % d == 0 }, limit: limit)
+    }
+}

@@ -1,0 +1,299 @@
+import GuidedSchema
+
+/// One schema location of the document: its value, JSON pointer and base URI.
+struct SchemaNode: Sendable {
+    let value: JSONValue
+    let pointer: String
+    let baseURI: SchemaURI
+}
+
+/// The schema document with every schema location numbered, and the `$id` / `$anchor` registry that
+/// `$ref` resolves through. Only references inside the document resolve; remote ones are refused.
+struct SchemaDocument: Sendable {
+    let draft: JSONSchemaDraft
+    private(set) var nodes: [SchemaNode] = []
+    private var nodeByPointer: [String: Int] = [:]
+    /// Absolute URI (no fragment) of each embedded resource → pointer of its root.
+    private var resources: [String: String] = [:]
+    /// `uri#anchor` → pointer.
+    private var anchors: [String: String] = [:]
+    let root: JSONValue
+
+    static let defaultBase = SchemaURI(parsing: "https://guided-decoding.invalid/root.json")
+
+    init(root: JSONValue, defaultDraft: JSONSchemaDraft) throws(JSONSchemaCompileError) {
+        self.root = root
+        var draft = defaultDraft
+        if case .object(let o) = root, let s = o["$schema"] {
+            guard case .string(let uri) = s else {
+                throw JSONSchemaCompileError(.invalidSchema, keyword: "$schema", pointer: "", detail: "must be a string")
+            }
+            if uri == "http://json-schema.org/schema#" || uri == "https://json-schema.org/schema" {
+                draft = defaultDraft
+            } else if let d = JSONSchemaDraft(schemaURI: uri) {
+                draft = d
+            } else {
+                throw JSONSchemaCompileError(.unsupported, keyword: "$schema", pointer: "", detail: "unknown meta-schema '\(uri)'")
+            }
+        }
+        self.draft = draft
+        try register(root, pointer: "", base: SchemaDocument.defaultBase, isRoot: true)
+        _ = try node(at: "")
+    }
+
+    subscript(id: Int) -> SchemaNode { nodes[id] }
+
+    var idKeyword: String { draft == .draft4 ? "id" : "$id" }
+
+    /// Walks schema positions, recording resources and anchors.
+    private mutating func register(_ value: JSONValue, pointer: String, base: SchemaURI, isRoot: Bool) throws(JSONSchemaCompileError) {
+        guard case .object(let o) = value else { return }
+        var base = base
+        // In drafts 4-7 a `$ref` makes its siblings (including `$id`) inert.
+        let refHidesSiblings = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
+        if !refHidesSiblings, case .string(let id)? = o[idKeyword] {
+            if draft.level <= JSONSchemaDraft.draft7.level, id.hasPrefix("#") {
+                anchors[base.withoutFragment + id] = pointer
+            } else {
+                let resolved = base.resolving(id)
+                base = resolved.droppingFragment
+                resources[base.withoutFragment] = pointer
+                if let f = resolved.fragment, !f.isEmpty, draft.level <= JSONSchemaDraft.draft7.level {
+                    anchors[base.withoutFragment + "#" + f] = pointer
+                }
+            }
+        }
+        if isRoot { resources[base.withoutFragment] = pointer; resources[SchemaDocument.defaultBase.withoutFragment] = pointer }
+        if draft.level >= JSONSchemaDraft.draft2019_09.level, !refHidesSiblings {
+            for key in ["$anchor", "$dynamicAnchor"] {
+                if case .string(let a)? = o[key] { anchors[base.withoutFragment + "#" + a] = pointer }
+            }
+        }
+        if refHidesSiblings { return }
+        for (key, child) in o {
+            let p = pointer + "/" + SchemaDocument.escape(key)
+            switch SchemaKeywords.childKind(key, draft: draft) {
+            case .schema:
+                try register(child, pointer: p, base: base, isRoot: false)
+            case .schemaMap:
+                if case .object(let m) = child {
+                    for (k, v) in m { try register(v, pointer: p + "/" + SchemaDocument.escape(k), base: base, isRoot: false) }
+                }
+            case .schemaArray:
+                if case .array(let a) = child {
+                    for (i, v) in a.enumerated() { try register(v, pointer: p + "/\(i)", base: base, isRoot: false) }
+                }
+            case .schemaOrArray:
+                if case .array(let a) = child {
+                    for (i, v) in a.enumerated() { try register(v, pointer: p + "/\(i)", base: base, isRoot: false) }
+                } else {
+                    try register(child, pointer: p, base: base, isRoot: false)
+                }
+            case .none:
+                break
+            }
+        }
+    }
+
+    /// The node at a JSON pointer of the document (created on first use).
+    mutating func node(at pointer: String) throws(JSONSchemaCompileError) -> Int {
+        if let id = nodeByPointer[pointer] { return id }
+        // Walk from the root, tracking the base URI through schema positions.
+        var value = root
+        var base = SchemaDocument.defaultBase
+        var isSchema = true
+        var expect: SchemaKeywords.ChildKind? = nil
+        base = baseAfter(value, base: base, isSchema: true)
+        for token in SchemaDocument.tokens(of: pointer) {
+            var next: JSONValue? = nil
+            var nextIsSchema = false
+            switch value {
+            case .object(let o):
+                next = o[token]
+                if let e = expect, e == .schemaMap { nextIsSchema = true; expect = nil }
+                else if isSchema {
+                    let k = SchemaKeywords.childKind(token, draft: draft)
+                    switch k {
+                    case .schema: nextIsSchema = true
+                    case .schemaMap, .schemaArray: expect = k
+                    case .schemaOrArray:
+                        if case .array? = next { expect = .schemaArray } else { nextIsSchema = true }
+                    case .none: break
+                    }
+                    if k != .schemaMap, k != .schemaArray, k != .schemaOrArray { expect = nil }
+                } else { expect = nil }
+            case .array(let a):
+                if let i = Int(token), i >= 0, i < a.count { next = a[i] }
+                if let e = expect, e == .schemaArray { nextIsSchema = true }
+                expect = nil
+            default: break
+            }
+            guard let n = next else {
+                throw JSONSchemaCompileError(.unresolvableReference, keyword: "$ref", pointer: pointer, detail: "no value at this JSON pointer")
+            }
+            value = n
+            isSchema = nextIsSchema
+            if isSchema { base = baseAfter(value, base: base, isSchema: true) }
+        }
+        let id = nodes.count
+        nodes.append(SchemaNode(value: value, pointer: pointer, baseURI: base))
+        nodeByPointer[pointer] = id
+        return id
+    }
+
+    private func baseAfter(_ value: JSONValue, base: SchemaURI, isSchema: Bool) -> SchemaURI {
+        guard isSchema, case .object(let o) = value else { return base }
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return base }
+        if case .string(let id)? = o[idKeyword], !(draft.level <= JSONSchemaDraft.draft7.level && id.hasPrefix("#")) {
+            return base.resolving(id).droppingFragment
+        }
+        return base
+    }
+
+    /// Resolves a `$ref` written in node `from`.
+    mutating func resolve(_ ref: String, from: Int) throws(JSONSchemaCompileError) -> Int {
+        let source = nodes[from]
+        let target = source.baseURI.resolving(ref)
+        let fragment = target.fragment ?? ""
+        let resource = target.withoutFragment
+        guard let resourcePointer = resources[resource] else {
+            throw JSONSchemaCompileError(.unresolvableReference, keyword: "$ref", pointer: source.pointer,
+                                         detail: "'\(ref)' is outside this document (remote references are not fetched)")
+        }
+        let decoded = SchemaURI.percentDecode(fragment)
+        if decoded.isEmpty { return try node(at: resourcePointer) }
+        if decoded.hasPrefix("/") {
+            do { return try node(at: resourcePointer + decoded) } catch {
+                throw JSONSchemaCompileError(.unresolvableReference, keyword: "$ref", pointer: source.pointer, detail: "'\(ref)' points to nothing")
+            }
+        }
+        guard let p = anchors[resource + "#" + decoded] else {
+            throw JSONSchemaCompileError(.unresolvableReference, keyword: "$ref", pointer: source.pointer, detail: "no anchor for '\(ref)'")
+        }
+        return try node(at: p)
+    }
+
+    static func escape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    static func tokens(of pointer: String) -> [String] {
+        guard !pointer.isEmpty else { return [] }
+        return pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+    }
+}
+
+extension String {
+    /// Plain substring replacement (Foundation-free).
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty, self.contains(target) else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.firstRange(of: target) {
+            out += rest[rest.startIndex..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}
+
+/// A URI split per RFC 3986, with reference resolution (section 5.2) — enough for `$id` and `$ref`.
+struct SchemaURI: Sendable, Equatable {
+    var scheme: String?
+    var authority: String?
+    var path: String
+    var query: String?
+    var fragment: String?
+
+    init(parsing s: String) {
+        var rest = Substring(s)
+        if let h = rest.firstIndex(of: "#") { fragment = String(rest[rest.index(after: h)...]); rest = rest[..<h] } else { fragment = nil }
+        if let q = rest.firstIndex(of: "?") { query = String(rest[rest.index(after: q)...]); rest = rest[..<q] } else { query = nil }
+        if let c = rest.firstIndex(of: ":"), !rest[..<c].isEmpty,
+           rest[..<c].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
+           rest.first!.isLetter {
+            scheme = String(rest[..<c]); rest = rest[rest.index(after: c)...]
+        } else { scheme = nil }
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            authority = String(rest[..<end]); rest = rest[end...]
+        } else { authority = nil }
+        path = String(rest)
+    }
+
+    var withoutFragment: String {
+        var s = ""
+        if let sc = scheme { s += sc + ":" }
+        if let a = authority { s += "//" + a }
+        s += path
+        if let q = query { s += "?" + q }
+        return s
+    }
+
+    var droppingFragment: SchemaURI { var u = self; u.fragment = nil; return u }
+
+    func resolving(_ reference: String) -> SchemaURI {
+        let r = SchemaURI(parsing: reference)
+        var t = r
+        if r.scheme != nil {
+            t.path = SchemaURI.removeDotSegments(r.path)
+            return t
+        }
+        t.scheme = scheme
+        if r.authority != nil {
+            t.path = SchemaURI.removeDotSegments(r.path)
+            return t
+        }
+        t.authority = authority
+        if r.path.isEmpty {
+            t.path = path
+            t.query = r.query ?? query
+        } else if r.path.hasPrefix("/") {
+            t.path = SchemaURI.removeDotSegments(r.path)
+        } else {
+            let merged: String
+            if authority != nil, path.isEmpty { merged = "/" + r.path }
+            else if let slash = path.lastIndex(of: "/") { merged = String(path[...slash]) + r.path }
+            else { merged = r.path }
+            t.path = SchemaURI.removeDotSegments(merged)
+        }
+        return t
+    }
+
+    static func removeDotSegments(_ p: String) -> String {
+        guard p.contains(".") else { return p }
+        var out: [Substring] = []
+        let parts = p.split(separator: "/", omittingEmptySubsequences: false)
+        for (i, seg) in parts.enumerated() {
+            if seg == "." { if i == parts.count - 1 { out.append("") }; continue }
+            if seg == ".." {
+                if out.count > 1 { out.removeLast() }
+                if i == parts.count - 1 { out.append("") }
+                continue
+            }
+            out.append(seg)
+        }
+        return out.joined(separator: "/")
+    }
+
+    static func percentDecode(_ s: String) -> String {
+        guard s.contains("%") else { return s }
+        var bytes: [UInt8] = []
+        let u = Array(s.utf8)
+        var i = 0
+        func hex(_ c: UInt8) -> UInt8? {
+            switch c { case 48...57: return c - 48; case 65...70: return c - 55; case 97...102: return c - 87; default: return nil }
+        }
+        while i < u.count {
+            if u[i] == 0x25, i + 2 < u.count, let h = hex(u[i + 1]), let l = hex(u[i + 2]) {
+                bytes.append(h << 4 | l); i += 3
+            } else { bytes.append(u[i]); i += 1 }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

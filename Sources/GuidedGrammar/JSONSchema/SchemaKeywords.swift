@@ -1,0 +1,49 @@
+import GuidedSchema
+
+/// Which keywords hold subschemas, per draft: the registry walk and pointer resolution need to know where
+/// schemas are (an `$id` inside `enum` or `examples` is data, not an identifier).
+enum SchemaKeywords {
+    enum ChildKind: Equatable {
+        case schema, schemaMap, schemaArray, schemaOrArray
+    }
+
+    static func childKind(_ key: String, draft: JSONSchemaDraft) -> ChildKind? {
+        switch key {
+        case "additionalProperties", "not": return .schema
+        case "propertyNames", "contains": return draft.level >= JSONSchemaDraft.draft6.level ? .schema : nil
+        case "if", "then", "else": return draft.level >= JSONSchemaDraft.draft7.level ? .schema : nil
+        case "additionalItems": return draft.level <= JSONSchemaDraft.draft2019_09.level ? .schema : nil
+        case "unevaluatedItems", "unevaluatedProperties", "contentSchema": return draft.level >= JSONSchemaDraft.draft2019_09.level ? .schema : nil
+        case "items": return draft == .draft2020_12 ? .schema : .schemaOrArray
+        case "properties", "patternProperties", "definitions": return .schemaMap
+        case "$defs", "dependentSchemas": return draft.level >= JSONSchemaDraft.draft2019_09.level ? .schemaMap : nil
+        case "dependencies": return draft.level <= JSONSchemaDraft.draft7.level ? .schemaMap : nil
+        case "allOf", "anyOf", "oneOf": return .schemaArray
+        case "prefixItems": return draft == .draft2020_12 ? .schemaArray : nil
+        default: return nil
+        }
+    }
+
+    /// Keywords that only annotate or structure the document: no effect on validity.
+    static func isInert(_ key: String, draft: JSONSchemaDraft) -> Bool {
+        switch key {
+        case "$schema", "$comment", "title", "description", "default", "examples", "readOnly", "writeOnly",
+             "deprecated", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary",
+             "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$defs", "definitions":
+            return true
+        case "$id": return draft.level >= JSONSchemaDraft.draft6.level
+        case "id": return draft == .draft4
+        default: return false
+        }
+    }
+
+    /// Validation keywords of the draft that the compiler does not enforce.
+    static func isRefused(_ key: String, draft: JSONSchemaDraft) -> Bool {
+        switch key {
+        case "unevaluatedProperties", "unevaluatedItems": return draft.level >= JSONSchemaDraft.draft2019_09.level
+        case "$recursiveRef": return draft == .draft2019_09
+        case "$dynamicRef": return draft == .draft2020_12
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import GuidedSchema
+
+extension SchemaLowering {
+    // MARK: arrays
+
+    mutating func elementExpr(_ nodes: [Int]) throws(JSONSchemaCompileError) -> GrammarExpr {
+        nodes.isEmpty ? anyValue() : try lowerConjunction(nodes.map { Conjunct(node: $0, full: true) })
+    }
+
+    mutating func lowerArray(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let excludedArrays = f.excluded.filter { if case .array = $0 { return true } else { return false } }
+        for x in excludedArrays where checkFacts(x, f, depth: 0) != .invalid {
+            throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding an array value is not supported")
+        }
+        let lo = f.minItems, hi = f.maxItems
+        if let h = hi, h < lo { return .nothing }
+        let k = f.arrayParts.map(\.prefix.count).max() ?? 0
+        var prefix: [GrammarExpr] = []
+        for j in 0..<k {
+            var nodes: [Int] = []
+            for part in f.arrayParts {
+                if j < part.prefix.count { nodes.append(part.prefix[j]) } else if let r = part.rest { nodes.append(r) }
+            }
+            prefix.append(try elementExpr(nodes))
+        }
+        let rest = try elementExpr(f.arrayParts.compactMap(\.rest))
+        let open = GrammarExpr.seq([.literal("["), ws])
+        let close = GrammarExpr.seq([ws, .literal("]")])
+        let empty: GrammarExpr = lo == 0 ? .seq([.literal("["), ws, .literal("]")]) : .nothing
+
+        let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
+        if !active.isEmpty {
+            let c = active[0]
+            guard active.count == 1, k == 0, hi == nil, c.max == nil, lo <= c.min else {
+                let kw = c.max != nil ? "maxContains" : "contains"
+                throw JSONSchemaCompileError(.notExact, keyword: kw, pointer: c.pointer,
+                                             detail: "contains is enforced only as 'at least n' without maxItems, prefix items or maxContains")
+            }
+            var nodes = f.arrayParts.compactMap(\.rest)
+            nodes.append(c.node)
+            let match = try lowerConjunction(nodes.map { Conjunct(node: $0, full: true) })
+            let others = GrammarExpr.star(.seq([sep, rest]))
+            var parts: [GrammarExpr] = [.star(.seq([rest, sep])), match]
+            if c.min > 1 { parts.append(.repeat(.seq([others, sep, match]), min: c.min - 1, max: c.min - 1)) }
+            parts.append(others)
+            return .seq([open, .seq(parts), close])
+        }
+        if hi == 0 { return empty }
+        func restFrom(_ j: Int) -> GrammarExpr {
+            if let h = hi, h < j { return .nothing }
+            if rest.isNothing { return j >= lo ? .empty : .nothing }
+            return .repeat(.seq([sep, rest]), min: max(0, lo - j), max: hi.map { $0 - j })
+        }
+        // tail(j): j elements written, the next one (if any) is position j.
+        var tail = restFrom(max(k, 1))
+        if k > 0 {
+            for j in stride(from: k - 1, through: 1, by: -1) {
+                let next: GrammarExpr = (hi == nil || j + 1 <= hi!) ? .seq([sep, prefix[j], tail]) : .nothing
+                tail = j >= lo ? .alt([.empty, next]) : next
+            }
+        }
+        let first = k > 0 ? prefix[0] : rest
+        return .alt([empty, .seq([open, first, tail, close])])
+    }
+
+    // MARK: objects
+
+    struct Member {
+        var name: String
+        var value: GrammarExpr
+        var required: Bool
+        var forbidden: Bool
+    }
+
+    /// Objects: declared members in order, each present or absent, then undeclared members; a small
+    /// automaton over (member index, members written so far, presence of dependency-linked members)
+    /// enforces `required`, `min/maxProperties` and `dependentRequired` exactly.
+    mutating func lowerObject(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let excludedObjects = f.excluded.filter { if case .object = $0 { return true } else { return false } }
+        for x in excludedObjects where checkFacts(x, f, depth: 0) != .invalid {
+            throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding an object value is not supported")
+        }
+        if let mx = f.maxProperties, mx < f.minProperties { return .nothing }
+        let parts = f.objectParts
+        let explicitAdditional = parts.contains { $0.additional != nil }
+        let undeclaredDefaultAllowed = options.additionalProperties == .allow || explicitAdditional
+
+        var names: [String] = []
+        for p in parts { for prop in p.properties where !names.contains(prop.name) { names.append(prop.name) } }
+        let declaredAnywhere = Set(names)
+        for r in f.required where !names.contains(r) { names.append(r) }
+        for d in f.dependentRequired {
+            for n in [d.key] + d.required where !names.contains(n) { names.append(n) }
+        }
+        for k in f.forbiddenKeys where !names.contains(k) { names.append(k) }
+
+        var members: [Member] = []
+        for name in names {
+            var forbidden = f.forbiddenKeys.contains(name)
+            if !declaredAnywhere.contains(name) && !undeclaredDefaultAllowed { forbidden = true }
+            if !forbidden {
+                for pn in f.propertyNames {
+                    switch check(.string(name), [Conjunct(node: pn, full: true)], depth: 0) {
+                    case .valid: continue
+                    case .invalid: forbidden = true
+                    case .unknown:
+                        throw JSONSchemaCompileError(.notExact, keyword: "propertyNames", pointer: f.objectPointer,
+                                                     detail: "cannot decide whether '\(name)' is an allowed name")
+                    }
+                }
+            }
+            var value: GrammarExpr = .nothing
+            if !forbidden {
+                var nodes: [Int] = []
+                for p in parts { if let n = p.node(for: name) { nodes.append(n) } }
+                value = try elementExpr(nodes)
+                if value.isNothing { forbidden = true }
+                else if !nodes.isEmpty {
+                    let key = SchemaLowering.normalize(nodes.map { Conjunct(node: $0, full: true) })
+                    let (flat, facts) = try analyze(key)
+                    if flat.unsatisfiable || facts.unsatisfiable { forbidden = true }
+                }
+            }
+            members.append(Member(name: name, value: value, required: f.required.contains(name), forbidden: forbidden))
+        }
+
+        // Undeclared members.
+        var undeclaredLimit = 0
+        var undeclaredValue: GrammarExpr = .nothing
+        var extraKeys: [String] = []
+        if undeclaredDefaultAllowed {
+            let additionalNodes = parts.compactMap(\.additional)
+            let key = SchemaLowering.normalize(additionalNodes.map { Conjunct(node: $0, full: true) })
+            var satisfiable = true
+            if !key.isEmpty {
+                let (flat, facts) = try analyze(key)
+                satisfiable = !(flat.unsatisfiable || facts.unsatisfiable)
+            }
+            if satisfiable {
+                undeclaredValue = try elementExpr(additionalNodes)
+                undeclaredLimit = options.maxUndeclaredProperties
+            }
+        }
+        if undeclaredLimit > 0, !f.propertyNames.isEmpty {
+            // Names must satisfy propertyNames: exact when it lists the names, or does not restrict strings.
+            var listed: [String]? = nil
+            for pn in f.propertyNames {
+                let (flat, facts) = try analyze([Conjunct(node: pn, full: true)])
+                if flat.unsatisfiable || facts.unsatisfiable || !facts.types.contains(.string) { listed = []; break }
+                if let e = facts.enumValues {
+                    let strings = e.compactMap(\.stringValue)
+                    listed = listed.map { l in l.filter { strings.contains($0) } } ?? strings
+                    continue
+                }
+                let unrestricted = flat.groups.isEmpty && facts.minLength == 0 && facts.maxLength == nil && facts.patterns.isEmpty
+                    && facts.formats.isEmpty && !facts.excluded.contains(where: { $0.stringValue != nil })
+                if !unrestricted {
+                    throw JSONSchemaCompileError(.notExact, keyword: "propertyNames", pointer: f.objectPointer,
+                                                 detail: "undeclared names can be restricted only by enum/const")
+                }
+            }
+            if let l = listed {
+                for name in l where !names.contains(name) {
+                    var ok = true
+                    for pn in f.propertyNames where check(.string(name), [Conjunct(node: pn, full: true)], depth: 0) != .valid { ok = false }
+                    if ok { extraKeys.append(name) }
+                }
+                undeclaredLimit = 0
+            }
+        }
+        for name in extraKeys {
+            members.append(Member(name: name, value: undeclaredValue, required: false, forbidden: false))
+        }
+        let undeclaredKey: GrammarExpr = undeclaredLimit > 0
+            ? .seq([.literal("\""), notIn(names + extraKeys), .literal("\"")]) : .nothing
+
+        // Dependencies between members, by index.
+        var index: [String: Int] = [:]
+        for (i, m) in members.enumerated() { index[m.name] = i }
+        var deps: [(a: Int, b: Int)] = []
+        for d in f.dependentRequired {
+            for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
+        }
+        var tracked: [Int: Int] = [:]
+        for d in deps { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }
+        guard tracked.count <= 60 else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "dependentRequired", pointer: f.objectPointer, detail: "too many dependent names")
+        }
+        let cap = max(f.minProperties, (f.maxProperties ?? 0) + 1, 1)
+        let n = members.count
+        let total = n + undeclaredLimit
+        struct State: Hashable { var i: Int; var c: Int; var mask: UInt64 }
+        var stateRules: [State: RuleID] = [:]
+        var pending: [(State, RuleID)] = []
+        let limit = options.limits.maxObjectStates
+        let memberExprs = members.map { GrammarExpr.seq([JSONText.quoted($0.name), colon, $0.value]) }
+        let undeclaredMember = GrammarExpr.seq([undeclaredKey, colon, undeclaredValue])
+        let pointer = f.objectPointer
+        var overflow = false
+
+        func ruleFor(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            if let r = stateRules[s] { return .rule(r) }
+            if stateRules.count >= limit { overflow = true; return .nothing }
+            let r = me.grammar.declareRule(name: "object:\(pointer)#\(s.i).\(s.c)")
+            stateRules[s] = r
+            pending.append((s, r))
+            return .rule(r)
+        }
+        func present(_ mask: UInt64, _ i: Int) -> Bool { tracked[i].map { mask & (1 << UInt64($0)) != 0 } ?? false }
+        func body(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            let close: GrammarExpr = s.c > 0 ? .seq([me.ws, .literal("}")]) : .literal("}")
+            let canClose = s.c >= f.minProperties
+            let canAdd = f.maxProperties == nil || s.c + 1 <= f.maxProperties!
+            let lead: GrammarExpr = s.c > 0 ? me.sep : .empty
+            let nextC = min(s.c + 1, cap)
+            if s.i >= n {
+                var alts: [GrammarExpr] = []
+                if canClose { alts.append(close) }
+                if s.i < total && canAdd {
+                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: s.i + 1, c: nextC, mask: s.mask), &me)]))
+                }
+                return .alt(alts)
+            }
+            let m = members[s.i]
+            var mayBePresent = !m.forbidden && canAdd
+            var mayBeAbsent = !m.required
+            for d in deps {
+                if d.b == s.i, d.a < s.i, present(s.mask, d.a) { mayBeAbsent = false }
+                if d.a == s.i, d.b < s.i, !present(s.mask, d.b) { mayBePresent = false }
+                if d.a == s.i, d.b > s.i, members[d.b].forbidden { mayBePresent = false }
+            }
+            var alts: [GrammarExpr] = []
+            if mayBePresent {
+                var mask = s.mask
+                if let t = tracked[s.i] { mask |= 1 << UInt64(t) }
+                alts.append(.seq([lead, memberExprs[s.i], ruleFor(State(i: s.i + 1, c: nextC, mask: mask), &me)]))
+            }
+            if mayBeAbsent { alts.append(ruleFor(State(i: s.i + 1, c: s.c, mask: s.mask), &me)) }
+            return .alt(alts)
+        }
+        let start = ruleFor(State(i: 0, c: 0, mask: 0), &self)
+        while let (s, r) = pending.popLast() {
+            grammar.define(r, as: body(s, &self))
+            if overflow { break }
+        }
+        if overflow {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "properties", pointer: pointer, detail: "member automaton over \(limit) states")
+        }
+        return .seq([.literal("{"), ws, start])
+    }
+}

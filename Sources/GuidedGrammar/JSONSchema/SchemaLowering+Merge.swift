@@ -1,0 +1,341 @@
+import GuidedSchema
+
+/// A schema location taking part in a conjunction: `full` locations contribute their keywords and their
+/// applicators (`$ref`, `allOf`, `anyOf`, `oneOf`); keyword-only ones (whose applicators were already
+/// expanded into the same conjunction) contribute their keywords alone.
+struct Conjunct: Hashable, Comparable, Sendable {
+    var node: Int
+    var full: Bool
+    static func < (a: Conjunct, b: Conjunct) -> Bool { a.node != b.node ? a.node < b.node : (!a.full && b.full) }
+}
+
+/// An `anyOf` or `oneOf` met while flattening: the alternatives still to distribute.
+struct DisjunctionGroup: Sendable {
+    var oneOf: Bool
+    var holder: Int
+    var alternatives: [Int]
+}
+
+/// A conjunction with `$ref` / `allOf` (and decidable `if`) expanded.
+struct Flattened: Sendable {
+    var nodes: [Int] = []
+    var groups: [DisjunctionGroup] = []
+    var unsatisfiable = false
+}
+
+extension SchemaLowering {
+    static func normalize(_ key: [Conjunct]) -> [Conjunct] {
+        var seen: [Int: Conjunct] = [:]
+        for c in key {
+            if let s = seen[c.node] { if !c.full && s.full { seen[c.node] = c } } else { seen[c.node] = c }
+        }
+        return seen.values.sorted()
+    }
+
+    /// Flattened form and merged facts of a conjunction (memoized).
+    mutating func analyze(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> (Flattened, SchemaFacts) {
+        if let m = analysisMemo[key] { return m }
+        let flat = try flatten(key)
+        var facts = SchemaFacts()
+        if flat.unsatisfiable { facts.unsatisfiable = true }
+        for n in flat.nodes { try merge(node: n, into: &facts) }
+        analysisMemo[key] = (flat, facts)
+        return (flat, facts)
+    }
+
+    mutating func flatten(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> Flattened {
+        var out = Flattened()
+        var seen: Set<Int> = []
+        var queue = key
+        var qi = 0
+        let draft = document.draft
+        while qi < queue.count {
+            let c = queue[qi]; qi += 1
+            if seen.contains(c.node) { continue }
+            seen.insert(c.node)
+            let node = document[c.node]
+            switch node.value {
+            case .bool(let b):
+                if draft == .draft4 {
+                    throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "draft 4 has no boolean schemas")
+                }
+                if !b { out.unsatisfiable = true }
+                continue
+            case .object(let o):
+                out.nodes.append(c.node)
+                guard c.full else { continue }
+                if let ref = o["$ref"] {
+                    guard case .string(let r) = ref else {
+                        throw JSONSchemaCompileError(.invalidSchema, keyword: "$ref", pointer: node.pointer, detail: "must be a string")
+                    }
+                    queue.append(Conjunct(node: try document.resolve(r, from: c.node), full: true))
+                    if draft.level <= JSONSchemaDraft.draft7.level { continue }
+                }
+                for kw in ["allOf", "anyOf", "oneOf"] {
+                    guard let v = o[kw] else { continue }
+                    guard case .array(let items) = v, !items.isEmpty else {
+                        throw JSONSchemaCompileError(.invalidSchema, keyword: kw, pointer: node.pointer, detail: "must be a non-empty array of schemas")
+                    }
+                    var ids: [Int] = []
+                    for i in 0..<items.count { ids.append(try document.node(at: node.pointer + "/\(kw)/\(i)")) }
+                    if kw == "allOf" {
+                        for id in ids { queue.append(Conjunct(node: id, full: true)) }
+                    } else if ids.count == 1 {
+                        queue.append(Conjunct(node: ids[0], full: true))
+                    } else {
+                        out.groups.append(DisjunctionGroup(oneOf: kw == "oneOf", holder: c.node, alternatives: ids))
+                    }
+                }
+                if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"], case .bool(let b) = cond {
+                    let branch = b ? "then" : "else"
+                    if o[branch] != nil { queue.append(Conjunct(node: try document.node(at: node.pointer + "/" + branch), full: true)) }
+                }
+            default:
+                throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "a schema must be an object or a boolean")
+            }
+        }
+        return out
+    }
+
+    /// Adds the keywords of one schema object to `facts`.
+    mutating func merge(node id: Int, into f: inout SchemaFacts) throws(JSONSchemaCompileError) {
+        let node = document[id]
+        guard case .object(let o) = node.value else { return }
+        let p = node.pointer
+        let draft = document.draft
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return }
+        func invalid(_ kw: String, _ why: String) -> JSONSchemaCompileError {
+            JSONSchemaCompileError(.invalidSchema, keyword: kw, pointer: p, detail: why)
+        }
+        func count(_ kw: String) throws(JSONSchemaCompileError) -> Int? {
+            guard let v = o[kw] else { return nil }
+            guard case .number(let n) = v, n.isInteger, !n.isNegative else { throw invalid(kw, "must be a non-negative integer") }
+            return n.intValue ?? Int.max / 4
+        }
+        func number(_ kw: String) throws(JSONSchemaCompileError) -> JSONNumber? {
+            guard let v = o[kw] else { return nil }
+            guard case .number(let n) = v else { throw invalid(kw, "must be a number") }
+            return n
+        }
+        func child(_ path: String) throws(JSONSchemaCompileError) -> Int { try document.node(at: p + path) }
+
+        for (kw, value) in o {
+            if SchemaKeywords.isInert(kw, draft: draft) { continue }
+            if SchemaKeywords.isRefused(kw, draft: draft) {
+                throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p)
+            }
+            switch kw {
+            case "$ref", "allOf", "anyOf", "oneOf":
+                continue
+            case "type":
+                var t: InstanceTypes = []
+                var names: [JSONValue] = []
+                if case .array(let a) = value { names = a } else { names = [value] }
+                for n in names {
+                    guard case .string(let s) = n, let one = InstanceTypes(name: s) else { throw invalid(kw, "unknown type \(n)") }
+                    t.formUnion(one)
+                }
+                f.types.formIntersection(t)
+            case "enum":
+                guard case .array(let a) = value else { throw invalid(kw, "must be an array") }
+                f.restrictEnum(a)
+            case "const" where draft.level >= JSONSchemaDraft.draft6.level:
+                f.restrictEnum([value])
+            case "minimum", "maximum":
+                guard let n = try number(kw) else { continue }
+                var exclusive = false
+                if draft == .draft4 {
+                    let ek = kw == "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"
+                    if let e = o[ek] {
+                        guard case .bool(let b) = e else { throw invalid(ek, "must be a boolean in draft 4") }
+                        exclusive = b
+                    }
+                }
+                if kw == "minimum" { f.restrictLower(NumberBound(value: n, exclusive: exclusive)) }
+                else { f.restrictUpper(NumberBound(value: n, exclusive: exclusive)) }
+                f.numberPointer = p
+            case "exclusiveMinimum", "exclusiveMaximum":
+                if draft == .draft4 {
+                    let base = kw == "exclusiveMinimum" ? "minimum" : "maximum"
+                    guard case .bool = value else { throw invalid(kw, "must be a boolean in draft 4") }
+                    if o[base] == nil { continue }
+                    continue
+                }
+                guard let n = try number(kw) else { continue }
+                if kw == "exclusiveMinimum" { f.restrictLower(NumberBound(value: n, exclusive: true)) }
+                else { f.restrictUpper(NumberBound(value: n, exclusive: true)) }
+                f.numberPointer = p
+            case "multipleOf":
+                guard let n = try number(kw), !n.isNegative, !n.isZero else { throw invalid(kw, "must be a number greater than 0") }
+                f.multipleOf.append((n, p))
+            case "minLength": f.minLength = max(f.minLength, try count(kw)!)
+            case "maxLength": let c = try count(kw)!; f.maxLength = min(f.maxLength ?? c, c)
+            case "pattern":
+                guard case .string(let s) = value else { throw invalid(kw, "must be a string") }
+                f.patterns.append((s, p))
+            case "format":
+                guard case .string(let s) = value else { throw invalid(kw, "must be a string") }
+                f.formats.append((s, p))
+            case "minItems": f.minItems = max(f.minItems, try count(kw)!)
+            case "maxItems": let c = try count(kw)!; f.maxItems = min(f.maxItems ?? c, c)
+            case "uniqueItems":
+                guard case .bool(let b) = value else { throw invalid(kw, "must be a boolean") }
+                if b { throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "uniqueItems: true cannot be enforced by a grammar") }
+            case "items", "prefixItems", "additionalItems":
+                continue  // handled below as one part
+            case "contains" where draft.level >= JSONSchemaDraft.draft6.level:
+                var minC = 1
+                var maxC: Int? = nil
+                if draft.level >= JSONSchemaDraft.draft2019_09.level {
+                    if let m = try count("minContains") { minC = m }
+                    maxC = try count("maxContains")
+                }
+                f.contains.append(ContainsClause(node: try child("/contains"), min: minC, max: maxC, pointer: p))
+                f.arrayPointer = p
+            case "minContains", "maxContains":
+                continue
+            case "properties", "additionalProperties", "patternProperties":
+                continue  // handled below as one part
+            case "required":
+                guard case .array(let a) = value else { throw invalid(kw, "must be an array of strings") }
+                if draft == .draft4 && a.isEmpty { throw invalid(kw, "must not be empty in draft 4") }
+                for v in a {
+                    guard case .string(let s) = v else { throw invalid(kw, "must be an array of strings") }
+                    if !f.required.contains(s) { f.required.append(s) }
+                }
+                f.objectPointer = p
+            case "minProperties": f.minProperties = max(f.minProperties, try count(kw)!)
+            case "maxProperties": let c = try count(kw)!; f.maxProperties = min(f.maxProperties ?? c, c)
+            case "propertyNames" where draft.level >= JSONSchemaDraft.draft6.level:
+                f.propertyNames.append(try child("/propertyNames"))
+                f.objectPointer = p
+            case "dependentRequired" where draft.level >= JSONSchemaDraft.draft2019_09.level:
+                guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
+                for (k, v) in m {
+                    guard case .array(let a) = v else { throw invalid(kw, "values must be arrays of strings") }
+                    var names: [String] = []
+                    for x in a { guard case .string(let s) = x else { throw invalid(kw, "values must be arrays of strings") }; names.append(s) }
+                    f.dependentRequired.append((k, names))
+                }
+            case "dependencies" where draft.level <= JSONSchemaDraft.draft7.level:
+                guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
+                for (k, v) in m {
+                    switch v {
+                    case .array(let a):
+                        var names: [String] = []
+                        for x in a { guard case .string(let s) = x else { throw invalid(kw, "arrays must hold strings") }; names.append(s) }
+                        f.dependentRequired.append((k, names))
+                    case .bool(true) where draft.level >= JSONSchemaDraft.draft6.level: continue
+                    case .object(let s) where s.isEmpty: continue
+                    default:
+                        throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "schema dependencies are not supported")
+                    }
+                }
+            case "dependentSchemas" where draft.level >= JSONSchemaDraft.draft2019_09.level:
+                guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
+                for (_, v) in m {
+                    if case .bool(true) = v { continue }
+                    if case .object(let s) = v, s.isEmpty { continue }
+                    throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p)
+                }
+            case "not":
+                try mergeNot(child: try child("/not"), holder: p, into: &f)
+            case "if" where draft.level >= JSONSchemaDraft.draft7.level:
+                if case .bool = value { continue }
+                if o["then"] == nil && o["else"] == nil { continue }
+                throw JSONSchemaCompileError(.notExact, keyword: "if", pointer: p, detail: "if/then/else is enforced only when 'if' is a boolean schema")
+            case "then", "else":
+                continue
+            default:
+                continue  // not a keyword of this draft: an annotation per the specification
+            }
+        }
+
+        // Array positions.
+        var prefix: [Int] = []
+        var rest: Int? = nil
+        var hasArrayPart = false
+        if draft == .draft2020_12 {
+            if case .array(let a)? = o["prefixItems"] {
+                for i in 0..<a.count { prefix.append(try child("/prefixItems/\(i)")) }
+                hasArrayPart = true
+            } else if o["prefixItems"] != nil { throw invalid("prefixItems", "must be an array of schemas") }
+            if let items = o["items"] {
+                if case .array = items { throw invalid("items", "must be a schema in draft 2020-12") }
+                rest = try child("/items"); hasArrayPart = true
+            }
+        } else if let items = o["items"] {
+            hasArrayPart = true
+            if case .array(let a) = items {
+                for i in 0..<a.count { prefix.append(try child("/items/\(i)")) }
+                if o["additionalItems"] != nil { rest = try child("/additionalItems") }
+            } else {
+                rest = try child("/items")
+            }
+        }
+        if hasArrayPart {
+            f.arrayParts.append(ArrayPart(prefix: prefix, rest: rest))
+            f.arrayPointer = p
+        }
+
+        // Object members.
+        if case .object(let pp)? = o["patternProperties"], !pp.isEmpty {
+            throw JSONSchemaCompileError(.unsupported, keyword: "patternProperties", pointer: p, detail: "regular-expression property names are not supported yet")
+        }
+        var props: [(name: String, node: Int)] = []
+        if let pv = o["properties"] {
+            guard case .object(let m) = pv else { throw invalid("properties", "must be an object") }
+            for (k, _) in m { props.append((k, try child("/properties/" + SchemaDocument.escape(k)))) }
+        }
+        let additional: Int? = o["additionalProperties"] != nil ? try child("/additionalProperties") : nil
+        if !props.isEmpty || additional != nil {
+            f.objectParts.append(ObjectPart(properties: props, additional: additional, pointer: p))
+            f.objectPointer = p
+        }
+    }
+
+    /// `not` in the cases that stay exact: of `type`, `enum`/`const`, one `required` name, or a boolean.
+    mutating func mergeNot(child id: Int, holder p: String, into f: inout SchemaFacts) throws(JSONSchemaCompileError) {
+        let node = document[id]
+        let draft = document.draft
+        let refuse = JSONSchemaCompileError(.notExact, keyword: "not", pointer: p,
+                                            detail: "only 'not' of type, enum, const, one required name or a boolean schema is supported")
+        switch node.value {
+        case .bool(let b):
+            if b { f.unsatisfiable = true }
+            return
+        case .object(let o):
+            let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+            if effective.isEmpty { f.unsatisfiable = true; return }
+            guard effective.count == 1, let (kw, v) = effective.first else { throw refuse }
+            switch kw {
+            case "type":
+                var t: InstanceTypes = []
+                let names: [JSONValue]
+                if case .array(let a) = v { names = a } else { names = [v] }
+                for n in names {
+                    guard case .string(let s) = n, let one = InstanceTypes(name: s) else { throw refuse }
+                    t.formUnion(one)
+                }
+                f.types.subtract(t)
+            case "enum":
+                guard case .array(let a) = v else { throw refuse }
+                f.excluded += a
+                f.excludedPointer = p
+            case "const" where draft.level >= JSONSchemaDraft.draft6.level:
+                f.excluded.append(v)
+                f.excludedPointer = p
+            case "required":
+                guard case .array(let a) = v else { throw refuse }
+                if a.isEmpty { f.types.remove(.object); return }
+                guard a.count == 1, case .string(let k) = a[0] else { throw refuse }
+                f.forbiddenKeys.append(k)
+                f.objectPointer = p
+            default:
+                throw refuse
+            }
+        default:
+            throw refuse
+        }
+    }
+}

@@ -1,0 +1,356 @@
+import GuidedSchema
+
+/// The compiler's working state: the document, the grammar under construction, and memo tables keyed by
+/// conjunctions of schema locations (so `$ref` recursion becomes grammar recursion through rules).
+struct SchemaLowering {
+    var document: SchemaDocument
+    let options: JSONSchemaCompileOptions
+    var grammar = Grammar(startName: "root")
+    var ruleMemo: [[Conjunct]: RuleID] = [:]
+    var analysisMemo: [[Conjunct]: (Flattened, SchemaFacts)] = [:]
+    var anyValueRule: RuleID? = nil
+    var sharedRules: [String: RuleID] = [:]
+    var depth = 0
+    let ws: GrammarExpr
+    let sep: GrammarExpr
+    let colon: GrammarExpr
+
+    init(document: SchemaDocument, options: JSONSchemaCompileOptions) {
+        self.document = document
+        self.options = options
+        ws = JSONText.whitespace(options.whitespace)
+        sep = .seq([ws, .literal(","), ws])
+        colon = .seq([ws, .literal(":"), ws])
+    }
+
+    mutating func lowerRoot() throws(JSONSchemaCompileError) -> Grammar {
+        let body = try lowerConjunction([Conjunct(node: 0, full: true)])
+        grammar.define(grammar.start, as: body)
+        return grammar.prunedToReachable()
+    }
+
+    /// A rule for the instances valid against every location in `key`.
+    mutating func lowerConjunction(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let key = SchemaLowering.normalize(rawKey)
+        if key.isEmpty { return anyValue() }
+        if let r = ruleMemo[key] { return .rule(r) }
+        let firstPointer = document[key[0].node].pointer
+        guard grammar.rules.count < options.limits.maxRules else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "", pointer: firstPointer, detail: "more than \(options.limits.maxRules) grammar rules")
+        }
+        guard depth < options.limits.maxDepth else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "", pointer: firstPointer, detail: "nesting deeper than \(options.limits.maxDepth)")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        let rule = grammar.declareRule(name: firstPointer.isEmpty ? "schema" : "schema:" + firstPointer)
+        ruleMemo[key] = rule
+        let (flat, facts) = try analyze(key)
+        var body: GrammarExpr
+        if flat.unsatisfiable || facts.unsatisfiable || facts.types.isEmpty {
+            body = .nothing
+        } else if flat.groups.isEmpty {
+            body = try lowerFacts(facts)
+        } else {
+            body = try lowerDisjunctions(flat)
+        }
+        grammar.define(rule, as: body)
+        return .rule(rule)
+    }
+
+    /// Distributes the conjunction over its `anyOf`/`oneOf` groups.
+    mutating func lowerDisjunctions(_ flat: Flattened) throws(JSONSchemaCompileError) -> GrammarExpr {
+        var total = 1
+        for g in flat.groups {
+            total *= g.alternatives.count
+            if total > options.limits.maxAlternatives {
+                throw JSONSchemaCompileError(.tooComplex, keyword: g.oneOf ? "oneOf" : "anyOf", pointer: document[g.holder].pointer,
+                                             detail: "more than \(options.limits.maxAlternatives) combined alternatives")
+            }
+        }
+        let base = flat.nodes.map { Conjunct(node: $0, full: false) }
+        for g in flat.groups where g.oneOf { try requireDisjoint(g, base: base) }
+        var alternatives: [GrammarExpr] = []
+        var choice = [Int](repeating: 0, count: flat.groups.count)
+        while true {
+            var key = base
+            for (gi, g) in flat.groups.enumerated() { key.append(Conjunct(node: g.alternatives[choice[gi]], full: true)) }
+            alternatives.append(try lowerConjunction(key))
+            var i = 0
+            while i < choice.count {
+                choice[i] += 1
+                if choice[i] < flat.groups[i].alternatives.count { break }
+                choice[i] = 0
+                i += 1
+            }
+            if i == choice.count { break }
+        }
+        return .alt(alternatives)
+    }
+
+    /// Any JSON value (objects limited to `maxUndeclaredProperties` members, so no duplicate keys).
+    mutating func anyValue() -> GrammarExpr {
+        if let r = anyValueRule { return .rule(r) }
+        let r = grammar.declareRule(name: "any")
+        anyValueRule = r
+        // Unconstrained facts cannot fail to lower.
+        let body = (try? lowerFacts(SchemaFacts(), allowShortcut: false)) ?? .nothing
+        grammar.define(r, as: body)
+        return .rule(r)
+    }
+
+    /// Grammar of the instances satisfying merged facts (no disjunctions left).
+    mutating func lowerFacts(_ f: SchemaFacts, allowShortcut: Bool = true) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if f.unsatisfiable || f.types.isEmpty { return .nothing }
+        if allowShortcut, f.isUnconstrained, options.additionalProperties == .allow { return anyValue() }
+        if let values = f.enumValues { return try lowerEnum(values, f) }
+        var alts: [GrammarExpr] = []
+        if f.types.contains(.object) { alts.append(try lowerObject(f)) }
+        if f.types.contains(.array) { alts.append(try lowerArray(f)) }
+        if f.types.contains(.string) { alts.append(try lowerString(f)) }
+        if !f.types.isDisjoint(with: .number) { alts.append(try lowerNumber(f)) }
+        if f.types.contains(.boolean) {
+            for b in [true, false] where !f.excluded.contains(.bool(b)) { alts.append(.literal(b ? "true" : "false")) }
+        }
+        if f.types.contains(.null), !f.excluded.contains(.null) { alts.append(.literal("null")) }
+        return .alt(alts)
+    }
+
+    /// `enum`/`const`: the listed values that certainly satisfy the sibling keywords, as literal text.
+    mutating func lowerEnum(_ values: [JSONValue], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        var rest = f
+        rest.enumValues = nil
+        var alts: [GrammarExpr] = []
+        let integerOnly = !f.types.contains(.fraction)
+        for v in values {
+            guard f.types.contains(InstanceTypes(of: v)) else { continue }
+            // A value the checker cannot decide is left out: that only loses valid instances.
+            guard checkFacts(v, rest, depth: 0) == .valid else { continue }
+            alts.append(valueLiteral(v, integerOnly: integerOnly))
+        }
+        return .alt(alts)
+    }
+
+    /// The texts of one JSON value: its members in the value's own order, whitespace per the options,
+    /// numbers in every plain (non-exponent) spelling of the same value.
+    func valueLiteral(_ v: JSONValue, integerOnly: Bool) -> GrammarExpr {
+        switch v {
+        case .null: return .literal("null")
+        case .bool(let b): return .literal(b ? "true" : "false")
+        case .string(let s): return JSONText.quoted(s)
+        case .number(let n): return numberValueLiteral(n, integerOnly: integerOnly)
+        case .array(let items):
+            if items.isEmpty { return .seq([.literal("["), ws, .literal("]")]) }
+            var parts: [GrammarExpr] = [.literal("["), ws]
+            for (i, x) in items.enumerated() {
+                if i > 0 { parts.append(sep) }
+                parts.append(valueLiteral(x, integerOnly: false))
+            }
+            parts += [ws, .literal("]")]
+            return .seq(parts)
+        case .object(let o):
+            if o.isEmpty { return .seq([.literal("{"), ws, .literal("}")]) }
+            var parts: [GrammarExpr] = [.literal("{"), ws]
+            for (i, m) in o.entries.enumerated() {
+                if i > 0 { parts.append(sep) }
+                parts += [JSONText.quoted(m.key), colon, valueLiteral(m.value, integerOnly: false)]
+            }
+            parts += [ws, .literal("}")]
+            return .seq(parts)
+        }
+    }
+
+    func numberValueLiteral(_ n: JSONNumber, integerOnly: Bool) -> GrammarExpr {
+        if n.isZero {
+            return .seq([.optional(.literal("-")), .literal("0"), integerOnly ? .empty : .optional(.seq([.literal("."), .plus(.literal("0"))]))])
+        }
+        let digits = n.digits
+        let e = n.exponent
+        var intPart: String, fracPart: String
+        if e >= 0 { intPart = digits + String(repeating: "0", count: e); fracPart = "" }
+        else if -e >= digits.count { intPart = "0"; fracPart = String(repeating: "0", count: -e - digits.count) + digits }
+        else { intPart = String(digits.prefix(digits.count + e)); fracPart = String(digits.suffix(-e)) }
+        if intPart.count > 4096 || fracPart.count > 4096 { return .nothing }
+        let sign: GrammarExpr = n.isNegative ? .literal("-") : .empty
+        if fracPart.isEmpty {
+            if integerOnly { return .seq([sign, .literal(intPart)]) }
+            return .seq([sign, .literal(intPart), .optional(.seq([.literal("."), .plus(.literal("0"))]))])
+        }
+        if integerOnly { return .nothing }
+        return .seq([sign, .literal(intPart + "." + fracPart), .star(.literal("0"))])
+    }
+
+    mutating func shared(_ name: String, _ make: (inout SchemaLowering) -> GrammarExpr) -> GrammarExpr {
+        if let r = sharedRules[name] { return .rule(r) }
+        let r = grammar.declareRule(name: name)
+        sharedRules[name] = r
+        let body = make(&self)
+        grammar.define(r, as: body)
+        return .rule(r)
+    }
+
+    // MARK: numbers
+
+    mutating func lowerNumber(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let hasInteger = f.types.contains(.integer), hasFraction = f.types.contains(.fraction)
+        if hasFraction && !hasInteger {
+            throw JSONSchemaCompileError(.notExact, keyword: "type", pointer: f.numberPointer, detail: "non-integer numbers only (not: integer) are not supported")
+        }
+        let integerOnly = !hasFraction
+        let excludedNumbers = f.excluded.filter { if case .number = $0 { return true } else { return false } }
+        for x in excludedNumbers where checkNumber(x.numberValue!, f) != .invalid {
+            throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding the number \(x) from a range is not supported")
+        }
+        if f.lower == nil && f.upper == nil && f.multipleOf.isEmpty {
+            return integerOnly ? shared("integer") { _ in JSONNumberSyntax.integer } : shared("number") { _ in JSONNumberSyntax.number }
+        }
+        if let l = f.lower, let u = f.upper, l.value > u.value || (l.value == u.value && (l.exclusive || u.exclusive)) {
+            return .nothing
+        }
+        let zeroBounds = [f.lower, f.upper].allSatisfy { $0 == nil || $0!.value.isZero }
+        let exponent = !integerOnly && f.multipleOf.isEmpty && zeroBounds
+        var dfa = NumberScanners.syntax(fraction: !integerOnly, exponent: exponent)
+        let limit = options.limits.maxNumberStates
+        func tooBig(_ kw: String) -> JSONSchemaCompileError {
+            JSONSchemaCompileError(.tooComplex, keyword: kw, pointer: f.numberPointer, detail: "number automaton over \(limit) states")
+        }
+        if let l = f.lower {
+            guard let d = dfa.intersect(NumberScanners.compare(l.exclusive ? .greater : .greaterOrEqual, l.value), limit: limit) else { throw tooBig("minimum") }
+            dfa = d
+        }
+        if let u = f.upper {
+            guard let d = dfa.intersect(NumberScanners.compare(u.exclusive ? .less : .lessOrEqual, u.value), limit: limit) else { throw tooBig("maximum") }
+            dfa = d
+        }
+        for m in f.multipleOf {
+            guard let scanner = NumberScanners.multiple(of: m.value, maxModulus: 20_000, limit: limit),
+                  let d = dfa.intersect(scanner, limit: limit) else {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "multipleOf", pointer: m.pointer, detail: "multipleOf \(m.value) needs too many remainder states")
+            }
+            dfa = d
+        }
+        return dfa.lower(into: &grammar, name: "number")
+    }
+
+    // MARK: strings
+
+    mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let mx = f.maxLength, mx < f.minLength { return .nothing }
+        let excludedStrings = f.excluded.compactMap(\.stringValue)
+        var content: GrammarExpr
+        var contentIsPlain = true
+        if !f.patterns.isEmpty {
+            let p = f.patterns[0]
+            throw JSONSchemaCompileError(.unsupported, keyword: "pattern", pointer: p.pointer, detail: "regular expressions are not supported yet")
+        }
+        var format: (name: String, expr: GrammarExpr, pointer: String)? = nil
+        for fm in f.formats {
+            guard let e = JSONFormats.content(fm.name) else {
+                if options.unknownFormats == .ignore { continue }
+                throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: fm.pointer, detail: "unknown format '\(fm.name)'")
+            }
+            if let prev = format, prev.name != fm.name {
+                throw JSONSchemaCompileError(.notExact, keyword: "format", pointer: fm.pointer, detail: "two different formats ('\(prev.name)', '\(fm.name)')")
+            }
+            format = (fm.name, e, fm.pointer)
+        }
+        if let fm = format {
+            contentIsPlain = false
+            content = shared("format:" + fm.name) { _ in fm.expr }
+            if f.minLength > 0 || f.maxLength != nil {
+                let (lo, hi) = JSONFormats.lengthRange(fm.expr)
+                let fits = lo >= f.minLength && (f.maxLength == nil || (hi != nil && hi! <= f.maxLength!))
+                if !fits {
+                    throw JSONSchemaCompileError(.notExact, keyword: f.maxLength != nil ? "maxLength" : "minLength", pointer: fm.pointer,
+                                                 detail: "length limits combined with format '\(fm.name)'")
+                }
+            }
+        } else if f.minLength == 0 && f.maxLength == nil {
+            content = shared("chars") { _ in .star(JSONText.anyChar) }
+        } else {
+            contentIsPlain = false
+            content = .repeat(shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength)
+        }
+        if !excludedStrings.isEmpty {
+            let inLanguage = excludedStrings.filter { s in
+                let n = s.unicodeScalars.count
+                return n >= f.minLength && (f.maxLength == nil || n <= f.maxLength!)
+            }
+            if !inLanguage.isEmpty {
+                guard contentIsPlain else {
+                    throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding strings from a constrained string language is not supported")
+                }
+                content = notIn(inLanguage)
+            }
+        }
+        return .seq([.literal("\""), content, .literal("\"")])
+    }
+
+    /// String contents other than the listed strings (a trie complement).
+    mutating func notIn(_ strings: [String]) -> GrammarExpr {
+        final class Node { var terminal = false; var children: [UInt32: Node] = [:]; var order: [UInt32] = [] }
+        let root = Node()
+        for s in strings {
+            var n = root
+            for u in s.unicodeScalars {
+                if let c = n.children[u.value] { n = c } else { let c = Node(); n.children[u.value] = c; n.order.append(u.value); n = c }
+            }
+            n.terminal = true
+        }
+        let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
+        func build(_ n: Node) -> GrammarExpr {
+            var alts: [GrammarExpr] = []
+            if !n.terminal { alts.append(.empty) }
+            alts.append(.seq([JSONText.chars(JSONText.complement(n.order)), anyTail]))
+            for c in n.order {
+                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
+            }
+            return .alt(alts)
+        }
+        return build(root)
+    }
+}
+
+/// The plain JSON number syntaxes (RFC 8259).
+enum JSONNumberSyntax {
+    static let digit = GrammarExpr.byteRange(0x30...0x39)
+    static let intPart = GrammarExpr.seq([.optional(.literal("-")),
+                                         .alt([.literal("0"), .seq([.byteRange(0x31...0x39), .star(digit)])])])
+    static let integer = intPart
+    static let number = GrammarExpr.seq([
+        intPart,
+        .optional(.seq([.literal("."), .plus(digit)])),
+        .optional(.seq([.byteSet(ByteSet([0x65, 0x45])), .optional(.byteSet(ByteSet([0x2B, 0x2D]))), .plus(digit)])),
+    ])
+}
+
+extension Grammar {
+    /// The same grammar without rules unreachable from the start rule (rule ids renumbered).
+    func prunedToReachable() -> Grammar {
+        var reachable: [Int] = [start.index]
+        var index: [Int: Int] = [start.index: 0]
+        var i = 0
+        func scan(_ e: GrammarExpr) {
+            switch e {
+            case .rule(let r):
+                if index[r.index] == nil { index[r.index] = reachable.count; reachable.append(r.index) }
+            case .sequence(let parts), .choice(let parts): parts.forEach(scan)
+            case .repeat(let inner, _, _): scan(inner)
+            default: break
+            }
+        }
+        while i < reachable.count { scan(rules[reachable[i]].body); i += 1 }
+        func rewrite(_ e: GrammarExpr) -> GrammarExpr {
+            switch e {
+            case .rule(let r): return .rule(RuleID(index[r.index]!))
+            case .sequence(let parts): return .sequence(parts.map(rewrite))
+            case .choice(let parts): return .choice(parts.map(rewrite))
+            case .repeat(let inner, let mn, let mx): return .repeat(rewrite(inner), min: mn, max: mx)
+            default: return e
+            }
+        }
+        var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
+        for r in reachable.dropFirst() { g.addRule(name: rules[r].name, body: rewrite(rules[r].body)) }
+        return g
+    }
+}

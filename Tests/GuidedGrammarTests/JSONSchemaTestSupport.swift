@@ -1,0 +1,34 @@
+import Testing
+import Foundation
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// Helpers shared by the JSON Schema compiler tests: compile schema text, test instances exactly with
+/// the reference recognizer, locate shared corpora relative to the package root.
+enum JSONSchemaTestSupport {
+    static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let sharedRoot = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    static func compile(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) throws -> Grammar {
+        try JSONSchemaCompiler.compile(text: schema, options: options)
+    }
+
+    /// Exact membership of `text` in the grammar's language, by the reference Earley recognizer.
+    static func accepts(_ grammar: Grammar, _ text: String) -> Bool {
+        guard let r = try? ReferenceRecognizer(grammar) else { return false }
+        return r.accepts(text)
+    }
+
+    static func error(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) -> JSONSchemaCompileError? {
+        do { _ = try compile(schema, options); return nil } catch let e as JSONSchemaCompileError { return e } catch { return nil }
+    }
+}
+
+/// One table row: a schema with texts that must be accepted and texts that must be rejected.
+struct SchemaCase: CustomTestStringConvertible, Sendable {
+    let schema: String
+    let accept: [String]
+    let reject: [String]
+    var options = JSONSchemaCompileOptions()
+    var testDescription: String { schema }
+}

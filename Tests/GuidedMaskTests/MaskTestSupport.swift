@@ -1,0 +1,39 @@
+import GuidedGrammar
+import GuidedMask
+import GuidedTokenizers
+
+/// Helpers for mask tests: tiny vocabularies from strings, masks as sorted id lists.
+enum MaskTestSupport {
+    /// A vocabulary of `tokens` (UTF-8) plus, at the end, one special EOS token `</s>`.
+    static func vocabulary(_ tokens: [String], padTo size: Int? = nil) -> TokenVocabulary {
+        var all = tokens.map { Array($0.utf8) }
+        all.append(Array("</s>".utf8))
+        return TokenVocabulary(tokens: all, specialTokenIDs: [all.count - 1], eosTokenIDs: [all.count - 1], size: size)
+    }
+
+    static func compiled(_ grammar: Grammar, _ vocab: TokenVocabulary) throws -> CompiledGrammar {
+        try CompiledGrammar(grammar, vocabulary: VocabularyIndex(vocab))
+    }
+
+    static func compiled(gbnf: String, _ vocab: TokenVocabulary) throws -> CompiledGrammar {
+        try compiled(Grammar(gbnf: gbnf), vocab)
+    }
+
+    /// The allowed token ids of the matcher's next mask, sorted.
+    static func allowed(_ m: inout GrammarMatcher) throws -> [Int] {
+        var mask: [UInt32] = []
+        try m.fillNextTokenMask(into: &mask)
+        return ids(in: mask)
+    }
+
+    static func ids(in mask: [UInt32]) -> [Int] {
+        var out: [Int] = []
+        for (w, word) in mask.enumerated() {
+            var bits = word
+            while bits != 0 { out.append(w * 32 + bits.trailingZeroBitCount); bits &= bits - 1 }
+        }
+        return out
+    }
+
+    static func isSet(_ mask: [UInt32], _ id: Int) -> Bool { mask[id >> 5] & (1 << UInt32(id & 31)) != 0 }
+}
