@@ -16,7 +16,8 @@ public struct JSONSchemaValidator: Sendable {
     public struct Options: Sendable, Equatable {
         /// Check `format` values (date-time, email, ipv4, ...); unknown format names are still ignored.
         public var formatAssertion: Bool
-        /// `$ref` chains deeper than this are reported as a violation instead of overflowing the stack.
+        /// Nested schema evaluations (one per instance level and per `$ref` followed) deeper than this are
+        /// reported as a violation instead of overflowing the stack.
         public var maximumDepth: Int
 
         /// Draft 7 only (later drafts make these annotations): check that a string with

@@ -33,7 +33,7 @@ final class SchemaEvaluation {
             applyMetaSchema(metaSchema, to: &n)
         }
         guard depth < options.maximumDepth else {
-            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema references nest deeper than \(options.maximumDepth) (a reference cycle that consumes no input?)"))
+            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"))
             return nil
         }
         depth += 1
