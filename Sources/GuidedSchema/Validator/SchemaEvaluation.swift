@@ -8,9 +8,10 @@ final class SchemaEvaluation {
     var dynamicScope: [String] = []
     var depth = 0
 
-    init(registry: SchemaRegistry, options: JSONSchemaValidator.Options) {
+    init(registry: SchemaRegistry, options: JSONSchemaValidator.Options, patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
         self.registry = registry
         self.options = options
+        self.patterns = patterns
     }
 
     /// Evaluates `node` against `instance`; nil when it fails (after appending at least one violation to
