@@ -19,7 +19,7 @@ public struct Tokenizer: Sendable {
     public let format: Format
     /// Exact bytes of every token as the model emits them, special tokens, EOS ids, logits width.
     public let vocabulary: TokenVocabulary
-    let model: BPEModel
+    private(set) var model: BPEModel
     let normalizers: [Normalizer]
     let preTokenizers: [PreTokenizer]
     /// Special tokens: recognized in the input text only on request.
@@ -41,6 +41,21 @@ public struct Tokenizer: Sendable {
                   preTokenizers: preTokenizers, specialTokens: specialTokens, addedTokens: addedTokens,
                   decodeStripsLeadingSpace: decodeStripsLeadingSpace, specialTokenIDs: specialTokenIDs)
     }
+
+    /// Approximate bytes held by this tokenizer: token bytes and offsets, the encoder's piece index and merge
+    /// ranks (the vocabulary alone is `vocabulary.bytes.count + 4 * vocabulary.offsets.count`).
+    public var memoryFootprint: Int {
+        var total = vocabulary.bytes.count + vocabulary.offsets.count * 4 + vocabulary.specialTokenIDs.count * 16
+        total += model.pieces.memoryFootprint + 256 * 4
+        switch model.ranking {
+        case .concatenation: total += model.pieces.count * 4
+        case .pairs(let table): total += (table.storage.mask + 1) * 16
+        }
+        return total
+    }
+
+    /// Test hook: send every word through the heap merge path.
+    mutating func forceHeapMerging() { model.shortWordLimit = 0 }
 
     // MARK: Encoding
 

@@ -66,10 +66,11 @@ public struct ChatEndpoint: Sendable, Equatable {
     }
 
     /// The headers of a request: content type, accept, the key, then the caller's.
-    func requestHeaders(streaming: Bool, environment: [String: String]) throws(ChatClientError) -> [String: String] {
+    func requestHeaders(streaming: Bool, environment: [String: String],
+                        streamType: String = "text/event-stream") throws(ChatClientError) -> [String: String] {
         var h: [String: String] = [
             "Content-Type": "application/json",
-            "Accept": streaming ? "text/event-stream" : "application/json",
+            "Accept": streaming ? streamType : "application/json",
         ]
         if let variable = apiKeyEnvironmentVariable {
             guard let key = environment[variable], !key.isEmpty else { throw .missingAPIKey(variable: variable) }
