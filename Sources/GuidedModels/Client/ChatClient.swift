@@ -158,6 +158,13 @@ public struct ChatClient: Sendable {
                 }
             }
         } catch let e as ChatClientError {
+            // A connection dropped after the finish reason lost nothing (only `[DONE]` or the usage chunk).
+            switch e {
+            case .transport, .timeout(failure: nil):
+                if sse, decoder.isComplete, !Task.isCancelled { return decoder.accumulator.response }
+            default:
+                break
+            }
             throw e
         } catch {
             throw ResponseClassifier.classify(urlError: error)
