@@ -242,6 +242,26 @@ struct ClientLoopbackTests {
         #expect(reason == "the stream ended after 1 event(s) with neither [DONE] nor a finish reason; its last event was cut off")
     }
 
+    /// A chunked body cut off without its terminating chunk: the connection was lost mid-answer.
+    @Test func connectionLostMidStream() async throws {
+        let peer = try await ClientPeer.session()
+        let (chunks, result) = await Self.collect(try Self.client(peer, "lost-chunked",
+                                                                  retry: RetryPolicy(maximumAttempts: 3, initialDelay: 0.01)))
+        #expect(chunks.count == 1)
+        switch result {
+        case .failure(.transport): break
+        default: Issue.record("got \(result)")
+        }
+        #expect(try await peer.recordedRequests().count == 1)  // not retried after a chunk was delivered
+    }
+
+    @Test func connectionLostAfterFinishReason() async throws {
+        let peer = try await ClientPeer.session()
+        let r = try await Self.client(peer, "lost-after-finish").streamResponse(Self.request)
+        #expect(r.text == "all")
+        #expect(r.choices.first?.finishReason == .stop)
+    }
+
     @Test func errorEnvelopeMidStream() async throws {
         let peer = try await ClientPeer.session()
         let (chunks, result) = await Self.collect(try Self.client(peer, "error-midstream"))

@@ -233,6 +233,22 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
         self.write("data: " + chunk(content=" answ"))  # cut inside an event, then the connection closes
 
+    def raw_chunked(self, events):
+        # HTTP/1.1 chunked framing written by hand, then the socket closes without the final 0-size chunk:
+        # to the client this is a connection lost mid-body, not a clean end.
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for e in events:
+            data = ("data: " + e + "\n\n").encode()
+            self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        self.wfile.flush()
+        self.close_connection = True
+
+    def s_lost_chunked(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="partial")])
+
+    def s_lost_after_finish(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="all"), chunk(finish="stop")])
+
     def s_error_midstream(self, stream):
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
