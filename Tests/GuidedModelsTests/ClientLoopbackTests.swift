@@ -79,9 +79,19 @@ struct ClientLoopbackTests {
 
     @Test func crlfBOMCommentsAndMultiLineData() async throws {
         let peer = try await ClientPeer.session()
-        let r = try await Self.client(peer, "crlf").streamResponse(Self.request)
-        #expect(r.text == "xy")
-        #expect(r.choices.first?.finishReason == .stop)
+        let result = try await Self.client(peer, "crlf").streamWithStatistics(Self.request)
+        #expect(result.response.text == "xy")
+        #expect(result.response.choices.first?.finishReason == .stop)
+        let s = result.statistics
+        #expect(s.status == 200)
+        #expect(s.contentType == "text/event-stream")
+        #expect(s.commentCount == 2)
+        #expect(s.reconnectionTime == 2500)
+        #expect(s.eventCount == 3)
+        #expect(s.chunkCount == 2)
+        #expect(s.sawDone)
+        #expect(s.attempts == 1)
+        #expect(s.secondsToFirstChunk != nil)
     }
 
     /// The peer writes event 1, then waits for a signal file before its last write; the test creates the
