@@ -327,6 +327,34 @@ struct ClientLoopbackTests {
         #expect(await waitForFile(signal + ".closed", seconds: 5))
     }
 
+    /// The same for a non-streaming call: cancelling the task cancels the request and reports `.cancelled`.
+    @Test func cancellationOfANonStreamingCall() async throws {
+        let peer = try await ClientPeer.session()
+        let signal = peer.signalPath()
+        let client = try Self.client(peer, "hang", headers: ["X-Signal-File": signal])
+        let call = Task { () -> ChatClientError? in
+            do throws(ChatClientError) {
+                _ = try await client.complete(Self.request)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await waitForRequest(peer))
+        call.cancel()
+        #expect(await call.value == .cancelled)
+        #expect(await waitForFile(signal + ".closed", seconds: 5))
+    }
+
+    /// Waits until the peer has recorded this test's first request.
+    func waitForRequest(_ peer: PeerSession) async -> Bool {
+        for _ in 0..<250 {
+            if let n = try? await peer.recordedRequests().count, n > 0 { return true }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return false
+    }
+
     @Test func closedPort() async throws {
         let peer = try await ClientPeer.session()
         let port = try await peer.closedPort()
