@@ -155,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 5
+        # generous: under a loaded test run the client's task may wait long for a thread
+        deadline = time.time() + 60
         while signal and not os.path.exists(signal) and time.time() < deadline:
             time.sleep(0.01)
         last = "after-signal" if signal and os.path.exists(signal) else "timed-out"
@@ -165,7 +166,7 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 10
+        deadline = time.time() + 90
         try:
             while time.time() < deadline:
                 time.sleep(0.05)
@@ -276,9 +277,9 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: [DONE]\n\n")
 
     def s_silent(self, stream):
-        # headers, then nothing for 5 s: the client's idle timeout must fire first
+        # headers, then nothing for 30 s: the client's idle timeout must fire first
         self.sse_head()
-        time.sleep(5)
+        time.sleep(30)
 
     def s_ollama(self, stream):
         # Ollama's native /api/chat: one JSON object, or NDJSON lines ending with "done": true
