@@ -54,12 +54,14 @@ struct SessionTests {
 
     @Test func anyOfGuideHoldsAgainstAModelThatWantsBeijing() async throws {
         let tokenizer = try SessionFixture.tokenizer
-        let favoured = try Set(tokenizer.encode("Beijing") + tokenizer.encode("\"Beijing") + tokenizer.encode(" Beijing"))
-        let biased = BiasedBackend(base: try SessionFixture.backend, favoured: Array(favoured).sorted(), bias: 40)
-        let session = GuidedSession(backend: biased, tokenizer: tokenizer, cache: SessionFixture.cache)
+        let preferring = PreferringBackend(base: try SessionFixture.backend, target: #"{"city":"Beijing"}"#, bias: 40)
+        let session = GuidedSession(backend: preferring, tokenizer: tokenizer, cache: SessionFixture.cache)
         // Without the mask the model says Beijing.
-        let free = try await session.respondText(to: "Where to?", options: .greedy(maximumResponseTokens: 3))
-        #expect(free.rawText.contains("Beijing"))
+        var free = DecodingOptions.greedy(maximumResponseTokens: 20)
+        free.useMask = false
+        let unconstrained = try await session.respond(to: "Where to?", generating: Destination.self, options: free)
+        #expect(unconstrained.content.city == "Beijing")
+        #expect(unconstrained.enforcement == .none)
         var seen = Set<String>()
         var options = DecodingOptions.greedy(maximumResponseTokens: 40)
         seen.insert(try await session.respond(to: "Where to?", generating: Destination.self, options: options).content.city)
@@ -77,12 +79,12 @@ struct SessionTests {
     @Test func tooSmallBudgetThrowsIncompleteOutputWithPartialValue() async throws {
         let session = try SessionFixture.session
         do {
-            let r = try await session.respond(to: "A pet.", generating: Pet.self, options: .greedy(maximumResponseTokens: 6))
+            let r = try await session.respond(to: "A pet.", generating: Pet.self, options: .greedy(maximumResponseTokens: 12))
             Issue.record("expected incompleteOutput, got \(r.rawText)")
         } catch GuidedSessionError.incompleteOutput(let reason, let partial, let text, let count) {
             #expect(reason == .tokenBudget)
-            #expect(count == 6)
-            #expect(text.hasPrefix("{\"name\":\""))
+            #expect(count == 12)
+            #expect(text.hasPrefix("{\"name\":\""), "\(text)")
             #expect(partial == (try PartialJSONParser.parse(text)).value)
             #expect(partial?.objectValue?["name"]?.stringValue != nil)
             #expect(partial?.objectValue?["indoor"] == nil)
