@@ -23,6 +23,14 @@ struct DecodeLoop<Backend: LogitsBackend> {
     }
 
     func run(prompt: [Int]) throws -> DecodeOutcome {
+        guard measureBackend else { return try loop(prompt: prompt) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var outcome = try loop(prompt: prompt)
+        outcome.loopNanoseconds = DispatchTime.now().uptimeNanoseconds - start
+        return outcome
+    }
+
+    private func loop(prompt: [Int]) throws -> DecodeOutcome {
         let vocab = backend.vocabulary
         let width = vocab.size
         let budget = max(0, options.maximumResponseTokens)

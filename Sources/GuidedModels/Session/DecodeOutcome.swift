@@ -24,6 +24,8 @@ public struct DecodeOutcome: Sendable {
     public var backendCalls: Int
     /// Time spent inside the backend, in nanoseconds (measured only when asked).
     public var backendNanoseconds: UInt64
+    /// Time of the whole loop (backend included), in nanoseconds (measured only when asked).
+    public var loopNanoseconds: UInt64 = 0
     public var stopReason: StopReason
 
     /// The response as text (invalid UTF-8 repaired).
