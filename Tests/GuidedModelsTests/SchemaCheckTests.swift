@@ -80,7 +80,7 @@ struct SchemaCheckTests {
         #expect(r.out.contains("honoured dialect: llama-cpp-python\n"))
         #expect(r.out.contains("configure: enforcement serverStrict, dialect llama-cpp-python\n"))
         #expect(r.out.contains("  usage reported: yes\n"))
-        #expect(r.out.contains("  SSE: conformant ("))
+        #expect(r.out.contains("  SSE: conformant (24 events, 20 with content, ended with [DONE])\n"))
         #expect(r.out.contains("  incremental streaming: yes ("))
         #expect(r.out.contains("  wrong model name: typed error: server error envelope with HTTP 404: The model `missing-model-"))
         #expect(r.err.isEmpty)

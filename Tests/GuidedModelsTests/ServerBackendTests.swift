@@ -158,6 +158,8 @@ struct ServerBackendTests {
             .generate(schema: Self.schema, messages: [.user("Ada?")])
         #expect(result.value == ["name": "a", "age": 0])
         #expect(result.enforcement == .serverStrict)
+        #expect(try Self.backend(peer, "strict", testID: id, enforcement: .serverStrict).capabilities.enforcement == .serverStrict)
+        #expect(try Self.backend(peer, "strict", testID: id).capabilities == BackendCapabilities(enforcement: .none))
         #expect(result.attempts.count == 1)
         let log = try await peer.log(id, expecting: 1)
         #expect(log.first?["body"]?["messages"]?.arrayValue?.count == 1)

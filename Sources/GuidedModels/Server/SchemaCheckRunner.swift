@@ -154,12 +154,16 @@ public struct SchemaCheckRunner: Sendable {
         var conformant = false
         var usage = usageSeen
         do {
-            let r = try await c.streamResponse(request) { chunk in
+            let result = try await c.streamWithStatistics(request) { chunk in
                 if chunk.choices.contains(where: { !($0.content ?? "").isEmpty }) { times.add(clock.now - start) }
             }
+            let s = result.statistics
             conformant = true
-            sse = "conformant (\(times.count) content chunk\(times.count == 1 ? "" : "s"), ended with [DONE] or a finish reason)"
-            if r.usage != nil { usage = true }
+            sse = "conformant (\(s.eventCount) events, \(times.count) with content, "
+                + (s.sawDone ? "ended with [DONE]" : "ended with a finish reason and no [DONE]")
+                + (s.commentCount > 0 ? ", \(s.commentCount) comments" : "")
+                + (s.attempts > 1 ? ", after \(s.attempts) attempts" : "") + ")"
+            if result.response.usage != nil { usage = true }
         } catch {
             sse = "not conformant: \(error)"
         }
