@@ -1,5 +1,6 @@
 import Foundation
 import GuidedSchema
+import GuidedGrammar
 import Synchronization
 import Testing
 @testable import GuidedModels
@@ -121,6 +122,15 @@ struct SchemaCheckTests {
         #expect(!r.out.contains("dialect openai"))
     }
 
+    @Test func jsonModePeerUnderAutoIsBestEffortInTheLlamaCppPythonForm() async throws {
+        let peer = try await ServerPeer.shared()
+        let r = await Self.run(["--base-url", try peer.baseURL("jsonmode").absoluteString, "--model", "tiny", "--trials", "1"])
+        #expect(r.status == 1)
+        #expect(r.lastLine == "verdict: best-effort (1/14 probes enforced)")
+        #expect(r.out.contains("honoured dialect: llama-cpp-python\n"))
+        #expect(r.out.contains("dialect openai: 0/14 probes enforced\n"))
+    }
+
     @Test func closedPortCannotBeProbed() async throws {
         let peer = try await ServerPeer.shared()
         let port = try await peer.closedPort()
@@ -134,5 +144,28 @@ struct SchemaCheckTests {
         let r = await Self.run(["--model", "tiny"])
         #expect(r.status == 2)
         #expect(r.err.hasPrefix("schema-check: usage error: --base-url is required\nusage: schema-check --base-url URL"))
+    }
+}
+
+@Suite("schema-check: probes and the early-abort grammar")
+struct SchemaCheckProbeGrammarTests {
+    /// The server backend can abort early on the probes of the battery: each compiles to an exact grammar
+    /// whose recognizer refuses the lenient peer's answer before its end. `pattern` is refused by the
+    /// compiler for now (no regular expressions yet): that probe is judged by the validator alone.
+    @Test func probesCompileForTheRecognizer() throws {
+        var refused: [String] = []
+        for probe in try SchemaCheckProbe.load(directory: ServerPeer.probes) {
+            let grammar: Grammar
+            do {
+                grammar = try JSONSchemaCompiler.compile(probe.schema, options: .init(whitespace: .unbounded))
+            } catch {
+                refused.append(probe.name)
+                continue
+            }
+            var m = JSONStreamMonitor(recognizer: try ReferenceRecognizer(grammar))
+            #expect(m.canAbortEarly)
+            #expect(m.feed(#"{"answer": "Beijing", "note": "x"}"#.utf8) != .reading, "\(probe.name)")
+        }
+        #expect(refused.allSatisfy { $0 == "06-pattern" }, "refused: \(refused)")
     }
 }

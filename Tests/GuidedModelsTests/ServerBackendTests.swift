@@ -180,3 +180,30 @@ struct ServerBackendTests {
         #expect(envelope.message.hasPrefix("1 validation error for json_schema"))
     }
 }
+
+/// A schema the compiler refuses to enforce exactly: no early abort, but the validator still judges.
+@Suite("Server backend: without a recognizer", .timeLimit(.minutes(1)))
+struct ServerBackendValidatorOnlyTests {
+    @Test func invalidOutputIsStillRefused() async throws {
+        let schema: JSONValue = ["type": "object", "required": ["name"], "unevaluatedProperties": false,
+                                 "properties": ["name": ["type": "string"]]]
+        #expect(throws: JSONSchemaCompileError.self) { try JSONSchemaCompiler.compile(schema) }
+        let peer = try await ServerPeer.shared()
+        let backend = try ServerBackendTests.backend(peer, "fixable", testID: UUID().uuidString, retries: 0)
+        let error = await ServerBackendTests.failure { () async throws(ServerBackendError) in
+            try await backend.generate(schema: schema, messages: [.user("Ada?")])
+        }
+        guard case .noValidOutput(let attempts, _)? = error, let attempt = attempts.first else {
+            Issue.record("expected noValidOutput, got \(String(describing: error))")
+            return
+        }
+        #expect(attempts.count == 1)
+        guard case .invalid(let messages) = attempt.outcome else {
+            Issue.record("expected .invalid, got \(attempt.outcome)")
+            return
+        }
+        #expect(messages.count == 2)
+        #expect(attempt.tokensSaved == 0)
+        #expect(attempt.reportedCompletionTokens == 15)
+    }
+}
