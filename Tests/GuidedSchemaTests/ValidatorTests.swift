@@ -101,6 +101,17 @@ import Testing
         #expect(validator.validate(try JSONParser.parse(#"{"children": [{"daat": 1}]}"#)).map(\.instancePath) == ["/children/0/daat", "/children"])
     }
 
+    @Test func deepNestingIsValidatedOrRefusedNeverCrashes() throws {
+        let validator = JSONSchemaValidator(schema: try JSONParser.parse(##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##))
+        let depth = 60  // 3 evaluation levels per array level (anyOf branch, items, $ref)
+        let deep = try JSONParser.parse(String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))
+        #expect(validator.isValid(deep))
+        let tooDeep = try JSONParser.parse(String(repeating: "[", count: 500) + "1" + String(repeating: "]", count: 500))
+        let violations = validator.validate(tooDeep)
+        #expect(!violations.isEmpty)
+        #expect(violations.contains { $0.message.hasPrefix("schema evaluation nests deeper than 200 levels") })
+    }
+
     @Test func formatsWhenAsserted() throws {
         let validator = JSONSchemaValidator(schema: ["format": "date-time"], options: .init(formatAssertion: true))
         #expect(validator.isValid("2024-02-29T23:59:60Z"))

@@ -82,7 +82,11 @@ public struct JSONSchemaValidator: Sendable {
     public func validate(_ instance: JSONValue) -> [JSONSchemaViolation] {
         let evaluation = SchemaEvaluation(registry: registry, options: options, patterns: compiledPatterns)
         var errors: [JSONSchemaViolation] = []
-        _ = evaluation.evaluate(root, instance, "", "", &errors)
+        let verdict = evaluation.evaluate(root, instance, "", "", &errors)
+        if evaluation.depthLimitReached, !errors.contains(where: { $0.message == evaluation.depthMessage }) {
+            errors.append(JSONSchemaViolation(instancePath: "", schemaPath: "", message: evaluation.depthMessage))
+        }
+        assert((verdict == nil) != errors.isEmpty || evaluation.depthLimitReached, "verdict and violations disagree")
         return errors
     }
 

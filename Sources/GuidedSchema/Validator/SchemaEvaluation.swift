@@ -7,6 +7,9 @@ final class SchemaEvaluation {
     /// Base URIs of the schema resources entered, outermost first.
     var dynamicScope: [String] = []
     var depth = 0
+    /// Set when the depth limit cut evaluation short anywhere, even inside `not` or `anyOf` whose
+    /// violations are discarded: the run then fails as a whole (never accepted because unchecked).
+    var depthLimitReached = false
 
     init(registry: SchemaRegistry, options: JSONSchemaValidator.Options, patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
         self.registry = registry
@@ -34,7 +37,8 @@ final class SchemaEvaluation {
             applyMetaSchema(metaSchema, to: &n)
         }
         guard depth < options.maximumDepth else {
-            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"))
+            depthLimitReached = true
+            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: depthMessage))
             return nil
         }
         depth += 1
@@ -66,6 +70,10 @@ final class SchemaEvaluation {
             }
         }
         return context.result
+    }
+
+    var depthMessage: String {
+        "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"
     }
 
     /// Evaluates a subschema found under keyword path `path` of the current schema.
