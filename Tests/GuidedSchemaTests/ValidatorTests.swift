@@ -85,6 +85,16 @@ import Testing
         ])
     }
 
+    @Test func uncheckableKeywordsFailEvenUnderDiscardingApplicators() throws {
+        // Without this, `not` would turn an unresolvable reference into an accepted instance.
+        #expect(try violations(#"{"not": {"$ref": "http://example.com/missing.json"}}"#, "1") == [
+            "at the root: cannot resolve the reference http://example.com/missing.json (no such schema is registered) (schema /not/$ref)"
+        ])
+        #expect(try violations(#"{"anyOf": [{"pattern": "(?i)x"}, true]}"#, #""x""#) == [
+            "at the root: the pattern (?i)x cannot be compiled (offset 0: '(?' group syntax that ECMA-262 does not have) (schema /anyOf/0/pattern)"
+        ])
+    }
+
     @Test func dynamicRefExtendsATree() throws {
         var registry = SchemaRegistry()
         registry.register(try JSONParser.parse(#"""

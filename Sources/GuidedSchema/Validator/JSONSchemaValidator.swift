@@ -83,10 +83,9 @@ public struct JSONSchemaValidator: Sendable {
         let evaluation = SchemaEvaluation(registry: registry, options: options, patterns: compiledPatterns)
         var errors: [JSONSchemaViolation] = []
         let verdict = evaluation.evaluate(root, instance, "", "", &errors)
-        if evaluation.depthLimitReached, !errors.contains(where: { $0.message == evaluation.depthMessage }) {
-            errors.append(JSONSchemaViolation(instancePath: "", schemaPath: "", message: evaluation.depthMessage))
-        }
-        assert((verdict == nil) != errors.isEmpty || evaluation.depthLimitReached, "verdict and violations disagree")
+        assert((verdict == nil) != errors.isEmpty || !evaluation.uncheckable.isEmpty, "verdict and violations disagree")
+        // Checks that could not be made fail the instance even where a discarded branch hid them.
+        for violation in evaluation.uncheckable where !errors.contains(violation) { errors.append(violation) }
         return errors
     }
 

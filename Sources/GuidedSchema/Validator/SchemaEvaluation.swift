@@ -7,9 +7,10 @@ final class SchemaEvaluation {
     /// Base URIs of the schema resources entered, outermost first.
     var dynamicScope: [String] = []
     var depth = 0
-    /// Set when the depth limit cut evaluation short anywhere, even inside `not` or `anyOf` whose
-    /// violations are discarded: the run then fails as a whole (never accepted because unchecked).
-    var depthLimitReached = false
+    /// Checks that could not be made (unresolvable `$ref`, pattern that does not compile or match, depth
+    /// limit), kept even when they happen inside `not`, `anyOf`, `if`, ... whose violations are discarded:
+    /// the run then fails as a whole, so nothing is accepted because it could not be checked.
+    var uncheckable: [JSONSchemaViolation] = []
 
     init(registry: SchemaRegistry, options: JSONSchemaValidator.Options, patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
         self.registry = registry
@@ -37,8 +38,8 @@ final class SchemaEvaluation {
             applyMetaSchema(metaSchema, to: &n)
         }
         guard depth < options.maximumDepth else {
-            depthLimitReached = true
             errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: depthMessage))
+            uncheckable.append(errors.last!)
             return nil
         }
         depth += 1
