@@ -57,6 +57,15 @@ public struct Tokenizer: Sendable {
     /// Test hook: send every word through the heap merge path.
     mutating func forceHeapMerging() { model.shortWordLimit = 0 }
 
+    /// Same tokenizer with other EOS ids.
+    func withEOS(_ ids: [Int]) -> Tokenizer {
+        let v = vocabulary
+        return Tokenizer(format: format, vocabulary: TokenVocabulary(bytes: v.bytes, offsets: v.offsets, specialTokenIDs: v.specialTokenIDs,
+                                                                     eosTokenIDs: ids, size: v.size),
+                         model: model, normalizers: normalizers, preTokenizers: preTokenizers, specialTokens: specialTokens,
+                         addedTokens: addedTokens, decodeStripsLeadingSpace: decodeStripsLeadingSpace, specialTokenIDs: specialTokenIDs)
+    }
+
     // MARK: Encoding
 
     /// Token ids of `text`.

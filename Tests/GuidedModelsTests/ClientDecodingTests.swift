@@ -40,6 +40,31 @@ struct ClientDecodingTests {
         #expect(acc.hasFinishReason)
     }
 
+    @Test func toolCallsWithoutIndex() throws {
+        var acc = ChatStreamAccumulator()
+        for text in [
+            // Complete calls in separate chunks, no index and no id (Ollama-style): two calls, not one.
+            #"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"a","arguments":"{}"}}]}}]}"#,
+            #"{"choices":[{"delta":{"tool_calls":[{"function":{"name":"b","arguments":"{\"k\":"}}]}}]}"#,
+            // A nameless fragment continues the last call; one with a known id continues that call.
+            #"{"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"1}"}}]}}]}"#,
+            #"{"choices":[{"delta":{"tool_calls":[{"id":"x","function":{"name":"c","arguments":"["}}]}}]}"#,
+            #"{"choices":[{"delta":{"tool_calls":[{"id":"x","function":{"arguments":"]"}}]}}],"finish_reason":"tool_calls"}"#,
+        ] { acc.add(try Self.chunk(text)) }
+        #expect(acc.response.choices.first?.message.toolCalls == [
+            ToolCall(id: "", name: "a", arguments: "{}"), ToolCall(id: "", name: "b", arguments: #"{"k":1}"#),
+            ToolCall(id: "x", name: "c", arguments: "[]"),
+        ])
+    }
+
+    @Test func geminiArrayEnvelope() throws {
+        let e = try #require(ServerErrorEnvelope(document: try JSONParser.parse(
+            #"[{"error":{"code":400,"message":"The input token count (40000) exceeds the maximum number of tokens allowed (32768).","status":"INVALID_ARGUMENT"}}]"#)))
+        #expect(e.code == "400")
+        #expect(e.type == "INVALID_ARGUMENT")
+        #expect(e.isContextLengthError)
+    }
+
     @Test func wrongTypesAreMalformed() {
         #expect(throws: ChatClientError.malformedResponse(reason: "stream chunk: `content` is not a string", body: "")) {
             try Self.chunk(#"{"choices":[{"delta":{"content":5}}]}"#)

@@ -69,3 +69,13 @@ import Testing
         #expect(t.decodeText(ids) == text)
     }
 }
+
+@Suite struct LoadOptionTests {
+    @Test func eosOverrideForSentencePiece() throws {
+        let path = SharedData.path("vocab/mistral-7b-v0.1.model")
+        let t = try Tokenizer.load(path: path, eosTokens: ["</s>", "<s>"])
+        #expect(t.vocabulary.eosTokenIDs == [2, 1])
+        #expect(throws: TokenizerError.self) { try Tokenizer.load(path: path, eosTokens: ["nope"]) }
+        #expect(throws: TokenizerError.self) { try Tokenizer.load(path: path, preset: .qwen2) }
+    }
+}

@@ -102,12 +102,22 @@ public struct ChatClient: Sendable {
     public func streamResponse(_ request: ChatRequest, onChunk: (ChatStreamChunk) -> Void = { _ in })
         async throws(ChatClientError) -> ChatResponse
     {
+        try await streamWithStatistics(request, onChunk: onChunk).response
+    }
+
+    /// As `streamResponse`, also reporting how the stream behaved (for transport diagnostics).
+    public func streamWithStatistics(_ request: ChatRequest, onChunk: (ChatStreamChunk) -> Void = { _ in })
+        async throws(ChatClientError) -> ChatStreamResult
+    {
         let r = try urlRequest(for: request, stream: true)
         var attempt = 1
         while true {
             var delivered = false
             do {
-                return try await streamOnce(r, delivered: &delivered, onChunk: onChunk)
+                var statistics = ChatStreamStatistics()
+                statistics.attempts = attempt
+                let response = try await streamOnce(r, delivered: &delivered, statistics: &statistics, onChunk: onChunk)
+                return ChatStreamResult(response: response, statistics: statistics)
             } catch {
                 // Once a chunk reached the caller a retry would repeat it: only failures before are retried.
                 if delivered || error == .cancelled { throw error }
@@ -118,8 +128,8 @@ public struct ChatClient: Sendable {
         }
     }
 
-    private func streamOnce(_ r: URLRequest, delivered: inout Bool, onChunk: (ChatStreamChunk) -> Void)
-        async throws(ChatClientError) -> ChatResponse
+    private func streamOnce(_ r: URLRequest, delivered: inout Bool, statistics: inout ChatStreamStatistics,
+                            onChunk: (ChatStreamChunk) -> Void) async throws(ChatClientError) -> ChatResponse
     {
         var head: HTTPResponseHead?
         var other: [UInt8] = []  // an error body, or a JSON body from a server that ignored `stream`
@@ -127,13 +137,28 @@ public struct ChatClient: Sendable {
         var lines = LineSplitter()
         let sse = dialect.usesOpenAIWireFormat
         var decoder = ChatStreamDecoder()
+        let start = ContinuousClock.now
+        func seconds() -> Double {
+            let d = ContinuousClock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        defer {
+            statistics.seconds = seconds()
+            statistics.reconnectionTime = parser.reconnectionTime
+            statistics.commentCount = parser.commentCount
+            statistics.eventCount = decoder.eventCount
+            statistics.sawDone = decoder.sawDone
+        }
         do {
             reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts) {
                 switch part {
                 case .head(let h):
                     head = h
+                    statistics.status = h.status
+                    statistics.contentType = h.contentType
                 case .bytes(let data):
                     guard let h = head else { continue }
+                    statistics.bytes += data.count
                     if !h.isSuccess || (sse && h.contentType.hasPrefix("application/json")) {
                         if other.count < ChatClient.maximumErrorBodyBytes { other.append(contentsOf: data) }
                         continue
@@ -141,7 +166,9 @@ public struct ChatClient: Sendable {
                     if sse {
                         for event in parser.feed(data) {
                             if let chunk = try decoder.handle(event, head: h) {
+                                if !delivered { statistics.secondsToFirstChunk = seconds() }
                                 delivered = true
+                                statistics.chunkCount += 1
                                 onChunk(chunk)
                             }
                             if decoder.sawDone { break reading }
@@ -149,7 +176,9 @@ public struct ChatClient: Sendable {
                     } else {
                         for line in lines.feed(data) {
                             if let chunk = try decoder.handleOllamaLine(line, head: h) {
+                                if !delivered { statistics.secondsToFirstChunk = seconds() }
                                 delivered = true
+                                statistics.chunkCount += 1
                                 onChunk(chunk)
                             }
                             if decoder.sawDone { break reading }
@@ -158,6 +187,13 @@ public struct ChatClient: Sendable {
                 }
             }
         } catch let e as ChatClientError {
+            // A connection dropped after the finish reason lost nothing (only `[DONE]` or the usage chunk).
+            switch e {
+            case .transport, .timeout(failure: nil):
+                if sse, decoder.isComplete, !Task.isCancelled { return decoder.accumulator.response }
+            default:
+                break
+            }
             throw e
         } catch {
             throw ResponseClassifier.classify(urlError: error)

@@ -57,7 +57,12 @@ public struct ChatEndpoint: Sendable, Equatable {
         }
         components.percentEncodedPath = path.isEmpty ? base : base + "/" + encodedPath
         if !queryItems.isEmpty {
-            components.queryItems = (components.queryItems ?? []) + queryItems
+            // `+`, `&` and `=` are encoded too: servers read a bare `+` in a query as a space.
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "+&=")
+            func encode(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
+            let encoded = queryItems.map { URLQueryItem(name: encode($0.name), value: $0.value.map(encode)) }
+            components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + encoded
         }
         guard let url = components.url else {
             throw .invalidEndpoint("cannot join \(baseURL.absoluteString) and \(chatPath)")

@@ -38,7 +38,7 @@ enum OllamaWire {
             case .string(let s)?: arguments = s
             case let v?: arguments = v.serialized()
             }
-            calls.append(ToolCallDelta(index: try r.int(f, "index") ?? k, id: try r.string(call, "id"), type: "function",
+            calls.append(ToolCallDelta(index: try r.int(f, "index"), id: try r.string(call, "id"), type: "function",
                                        name: try r.string(f, "name"), arguments: arguments))
         }
         let done: Bool

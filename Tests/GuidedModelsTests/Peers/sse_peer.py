@@ -155,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 5
+        # generous: under a loaded test run the client's task may wait long for a thread
+        deadline = time.time() + 60
         while signal and not os.path.exists(signal) and time.time() < deadline:
             time.sleep(0.01)
         last = "after-signal" if signal and os.path.exists(signal) else "timed-out"
@@ -165,7 +166,7 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 10
+        deadline = time.time() + 90
         try:
             while time.time() < deadline:
                 time.sleep(0.05)
@@ -233,6 +234,22 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
         self.write("data: " + chunk(content=" answ"))  # cut inside an event, then the connection closes
 
+    def raw_chunked(self, events):
+        # HTTP/1.1 chunked framing written by hand, then the socket closes without the final 0-size chunk:
+        # to the client this is a connection lost mid-body, not a clean end.
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for e in events:
+            data = ("data: " + e + "\n\n").encode()
+            self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        self.wfile.flush()
+        self.close_connection = True
+
+    def s_lost_chunked(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="partial")])
+
+    def s_lost_after_finish(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="all"), chunk(finish="stop")])
+
     def s_error_midstream(self, stream):
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
@@ -260,9 +277,9 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: [DONE]\n\n")
 
     def s_silent(self, stream):
-        # headers, then nothing for 5 s: the client's idle timeout must fire first
+        # headers, then nothing for 30 s: the client's idle timeout must fire first
         self.sse_head()
-        time.sleep(5)
+        time.sleep(30)
 
     def s_ollama(self, stream):
         # Ollama's native /api/chat: one JSON object, or NDJSON lines ending with "done": true
