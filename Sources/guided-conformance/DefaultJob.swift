@@ -1,7 +1,7 @@
-/// The README's main job: what `guided-conformance` runs with no arguments.
+/// The README's main job: what `guided-conformance` runs with no arguments — the session demo on the
+/// built-in n-gram backend (trained from Corpora/prose) over the Qwen2 vocabulary.
 enum DefaultJob {
     static let arguments = [
-        "tokenize", "--vocab", "../shared/vocab/qwen2.tiktoken", "--preset", "qwen2",
-        "--fixtures", "../shared/vocab/encode-fixtures.jsonl", "--key", "qwen2",
+        "demo", "--count", "5", "--seed", "1", "--vocab", "../shared/vocab/qwen2.tiktoken",
     ]
 }

@@ -15,8 +15,10 @@ commands:
   jsts            JSON Schema Test Suite through the grammar engine
   maskbench       MaskBench protocol over a directory of schema files
   validate-suite  JSON Schema Test Suite through the validator
+  demo            generate typed values with the n-gram backend, with and without the mask
+  session-bench   overhead of the session decode loop beyond the backend's own time
 
-With no command, runs the default job: tokenize the shared Qwen2 fixtures.
+With no command, runs the default job: the demo (5 recipe cards from the n-gram backend, Qwen2 vocabulary).
 """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -31,6 +33,8 @@ case "bench": status = BenchCommand.run(arguments)
 case "jsts": status = JSTSCommand.run(arguments)
 case "maskbench": status = MaskBenchCommand.run(arguments)
 case "validate-suite": status = ValidateSuiteCommand.run(arguments)
+case "demo": status = DemoCommand.run(arguments)
+case "session-bench": status = SessionBenchCommand.run(arguments)
 case "-h", "--help", "help": print(usage); status = 0
 default:
     FileHandleOutput.standardError("guided-conformance: unknown command '\(command)'\n\n\(usage)\n")

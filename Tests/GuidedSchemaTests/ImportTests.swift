@@ -18,6 +18,30 @@ struct ImportTests {
         #expect(try standard(gemini) == #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["b"]}"#)
     }
 
+    /// What Pydantic v2's `model_json_schema()` writes for a typical model imports whole.
+    @Test func pydanticStyleSchemaImports() throws {
+        let text = ##"""
+            {"$defs":{"Address":{"properties":{"street":{"title":"Street","type":"string"}},"required":["street"],"title":"Address","type":"object"},
+             "Color":{"enum":["red","green"],"title":"Color","type":"string"}},
+             "properties":{"name":{"title":"Name","type":"string"},
+              "age":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null,"title":"Age"},
+              "kind":{"const":"person","title":"Kind","type":"string"},
+              "home":{"$ref":"#/$defs/Address"},
+              "colors":{"items":{"$ref":"#/$defs/Color"},"title":"Colors","type":"array"},
+              "counts":{"additionalProperties":{"type":"integer"},"title":"Counts","type":"object"},
+              "born":{"format":"date-time","title":"Born","type":"string"}},
+             "required":["name","kind","home","colors","counts","born"],"title":"Person","type":"object"}
+            """##
+        let schema = try imported(text)
+        guard case .object(let o) = schema.kind else { Issue.record("not an object"); return }
+        #expect(o.properties.map(\.name) == ["name", "age", "kind", "home", "colors", "counts", "born"])
+        #expect(o.properties.map(\.isRequired) == [true, false, true, true, true, true, true])
+        #expect(schema.definitions.map(\.name) == ["Address", "Color"])
+        #expect(o.properties[1].schema.defaultValue == .null)
+        #expect(try schema.dialectViolations(for: .standard).isEmpty)
+        #expect(try OutputSchema(jsonSchema: schema.jsonSchema()) == schema)
+    }
+
     @Test func orderingNamingAnUnknownPropertyIsInvalid() {
         #expect(throws: SchemaError.invalidSchema(keyword: "x-order", pointer: "", reason: "\"z\" is not a declared property")) {
             try imported(#"{"type":"object","properties":{"a":{}},"x-order":["z"]}"#)

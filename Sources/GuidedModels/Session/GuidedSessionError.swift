@@ -1,0 +1,42 @@
+import GuidedSchema
+
+/// Why a session could not return a response.
+public enum GuidedSessionError: Error, Sendable, CustomStringConvertible {
+    /// Why generation stopped before the value was complete.
+    public enum IncompleteReason: String, Sendable, Equatable {
+        /// `maximumResponseTokens` ran out while the grammar still required more.
+        case tokenBudget
+        /// A stop string cut the text where the value was not complete.
+        case stopString
+    }
+
+    /// The output ended before it was a complete value of the schema. Carries what was generated and the
+    /// partial value the tolerant parser reads from it (nil when not even a prefix of a value was produced).
+    case incompleteOutput(reason: IncompleteReason, partial: JSONValue?, text: String, tokenCount: Int)
+    /// The schema cannot be enforced exactly (the compiler refused it, naming the keyword).
+    case schemaRefused(String)
+    /// The Swift type's schema could not be derived or exported.
+    case schemaUnavailable(String)
+    /// The grammar could not be compiled against the vocabulary.
+    case grammarCompile(String)
+    /// The backend failed.
+    case backend(String)
+    /// The mask engine failed closed (limits), or a sampling parameter was invalid.
+    case decoding(String)
+    /// The complete, schema-valid JSON did not decode into the requested Swift type.
+    case typeDecoding(String)
+
+    public var description: String {
+        switch self {
+        case .incompleteOutput(let reason, let partial, let text, let n):
+            let why = reason == .tokenBudget ? "the token budget ran out" : "a stop string cut it"
+            return "incomplete output after \(n) tokens (\(why)): \(text.debugDescription); partial value \(partial.map { $0.serialized() } ?? "none")"
+        case .schemaRefused(let m): return "schema refused: \(m)"
+        case .schemaUnavailable(let m): return "schema unavailable: \(m)"
+        case .grammarCompile(let m): return "grammar compile failed: \(m)"
+        case .backend(let m): return "backend failed: \(m)"
+        case .decoding(let m): return "decoding failed: \(m)"
+        case .typeDecoding(let m): return "could not decode the value: \(m)"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GuidedDecoding
+
+/// `guided-conformance session-bench [--runs N] [--max-tokens N] [--seed S] [--vocab FILE] [--corpus DIR]`:
+/// what the session's decode loop costs beyond the backend's own time.
+///
+/// Runs N responses of `DemoRecipe` with the mask and N free-text responses on the n-gram backend, timing
+/// the whole loop and, separately, the time spent inside the backend's `append` calls. The difference is
+/// the loop's overhead: mask fill, forced-token check, sampling, accept, bookkeeping.
+enum SessionBenchCommand {
+    static func run(_ args: [String]) -> Int32 {
+        guard var options = DemoOptions(args) else {
+            FileHandleOutput.standardError("usage: guided-conformance session-bench [--runs N] [--max-tokens N] [--seed S] [--vocab FILE] [--corpus DIR]\n")
+            return 2
+        }
+        if !args.contains("--max-tokens") { options.maxTokens = 200 }
+        do {
+            let (tokenizer, backend) = try options.loadBackend()
+            let session = GuidedSession(backend: backend, tokenizer: tokenizer, instructions: "You write recipe cards.")
+            let schema = try DemoRecipe.outputSchema.jsonSchema(for: .standard)
+            // Warm up: vocabulary index, grammar compile, mask cache.
+            let warm = DecodingOptions(maximumResponseTokens: options.maxTokens, seed: 999)
+            _ = try? DemoBlocking.run { try await session.decodeOutcome(to: "warm up", schema: schema, options: warm) }
+            func measure(_ label: String, mask: Bool, sampling: SamplingParameters) throws -> Double {
+                var tokens = 0, sampled = 0, forced = 0, calls = 0, incomplete = 0
+                var loop: UInt64 = 0, inBackend: UInt64 = 0
+                var perToken: [Double] = []
+                for r in 0..<options.runs {
+                    var o = DecodingOptions(maximumResponseTokens: options.maxTokens, sampling: sampling,
+                                            seed: options.seed &+ UInt64(r))
+                    o.useMask = mask
+                    do {
+                        let out = try DemoBlocking.run { [o] in try await session.decodeOutcome(to: "A recipe.", schema: schema, options: o, measureBackend: true) }
+                        tokens += out.tokens.count; sampled += out.sampledTokenCount; forced += out.forcedTokenCount
+                        calls += out.backendCalls; loop += out.loopNanoseconds; inBackend += out.backendNanoseconds
+                        if !out.tokens.isEmpty {
+                            perToken.append(Double(out.loopNanoseconds - out.backendNanoseconds) / Double(out.tokens.count) / 1000)
+                        }
+                    } catch GuidedSessionError.incompleteOutput { incomplete += 1 }
+                }
+                perToken.sort()
+                let overhead = Double(loop - inBackend) / Double(max(1, tokens)) / 1000
+                let backendPer = Double(inBackend) / Double(max(1, calls)) / 1000
+                let p50 = perToken.isEmpty ? 0 : perToken[perToken.count / 2]
+                print("\(label): \(options.runs) runs, \(tokens) tokens (\(sampled) sampled, \(forced) forced, \(incomplete) incomplete runs), \(calls) backend calls")
+                print(String(format: "  loop %.1f ms, backend %.1f ms (%.1f us/call); overhead %.1f us/token (per-run p50 %.1f, max %.1f)",
+                             Double(loop) / 1e6, Double(inBackend) / 1e6, backendPer, overhead, p50, perToken.last ?? 0))
+                return overhead
+            }
+            let sampling = SamplingParameters(temperature: 1)
+            let masked = try measure("with mask, temperature 1", mask: true, sampling: sampling)
+            _ = try measure("with mask, greedy", mask: true, sampling: .greedy)
+            let free = try measure("no mask, temperature 1", mask: false, sampling: sampling)
+            print(String(format: "session-bench: loop overhead %.1f us/token with mask, %.1f us/token without (temperature 1, n-gram backend, %@)",
+                         masked, free, (options.vocab as NSString).lastPathComponent))
+            return 0
+        } catch {
+            FileHandleOutput.standardError("session-bench: \(error)\n")
+            return 1
+        }
+    }
+}
