@@ -6,7 +6,7 @@
 /// backend assumes `.none`.
 public enum ServerEnforcement: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The server enforces the schema in its dialect (measured: every probe enforced). Its output is still
-    /// validated; a violation is reported as a broken promise, never passed on.
+    /// validated: a violation is never passed on, it is a failed attempt (retried, then `noValidOutput`).
     case serverStrict
     /// The server is sent the schema in its dialect but may not honour all of it: the stream is watched by
     /// the early-abort recognizer, validated, and retried.
