@@ -23,7 +23,7 @@ import GuidedSchema
         "recursive-tree.json": nil,
         "multipleof-huge.json": "multipleOf",
         "decimal-range-tight.json": nil,
-        "pattern-blowup.json": nil,
+        "pattern-blowup.json": "pattern",
         "many-properties.json": "properties",
     ]
 

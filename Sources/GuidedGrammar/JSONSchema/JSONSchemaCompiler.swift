@@ -88,7 +88,7 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
 
     public struct Limits: Sendable, Equatable {
         /// Alternatives one schema location may expand into when `anyOf`/`oneOf` combine with siblings.
-        public var maxAlternatives: Int = 256
+        public var maxAlternatives: Int = 512
         /// Rules in the produced grammar.
         public var maxRules: Int = 200_000
         /// States of one number automaton (ranges × `multipleOf`).

@@ -254,12 +254,14 @@ extension SchemaLowering {
 
 extension SchemaLowering {
     /// The schemas that apply to member `key`: per part, its declared property, else every matching
-    /// `patternProperties` schema, else its `additionalProperties`.
+    /// `patternProperties` schema too, else its `additionalProperties`.
     mutating func memberNodes(_ f: SchemaFacts, _ key: String) throws(JSONSchemaCompileError) -> [Int] {
         var out: [Int] = []
         for p in f.objectParts {
-            if let d = p.properties.first(where: { $0.name == key }) { out.append(d.node); continue }
+            // patternProperties apply to every matching name, declared or not; additionalProperties only
+            // to names neither declared nor matched.
             var matched = false
+            if let d = p.properties.first(where: { $0.name == key }) { out.append(d.node); matched = true }
             for pat in p.patterns where try patternDFA(pat.source, pointer: p.pointer, keyword: "patternProperties").matches(JSONText.encodeContent(key)) {
                 out.append(pat.node); matched = true
             }
