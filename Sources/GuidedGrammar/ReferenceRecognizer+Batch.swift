@@ -15,23 +15,28 @@ extension ReferenceRecognizer {
         let order = order ?? Self.lexicographicOrder(strings)
         precondition(order.count == strings.count, "order must be a permutation of the strings' indices")
         var result = [Bool](repeating: false, count: strings.count)
-        // stack[d] is the recognizer after the first d bytes of `previous`.
-        var stack: [ReferenceRecognizer] = [self]
+        // The walk keeps one chart: the recognizer's sets, then one set per byte of the current string's
+        // viable prefix. Sets for a shared prefix are kept; the others are dropped before extending.
+        var chart = self.chart
+        let base = chart.count
+        var scratch = EarleyScratch()
+        var kernel: [EarleyItem] = []
         var previous: [UInt8] = []
         for index in order {
             let s = strings[index]
             var common = 0
             while common < previous.count && common < s.count && previous[common] == s[common] { common += 1 }
-            common = min(common, stack.count - 1)
-            stack.removeLast(stack.count - 1 - common)
+            common = min(common, chart.count - base)
+            chart.removeLast(chart.count - base - common)
             var ok = true
-            while stack.count - 1 < s.count {
-                let top = stack[stack.count - 1]
-                let byte = s[stack.count - 1]
-                guard top.allowedNextBytes.contains(byte) else { ok = false; break }
-                var next = top
-                next.feed(byte)
-                stack.append(next)
+            while chart.count - base < s.count {
+                let top = chart[chart.count - 1]
+                let byte = s[chart.count - base]
+                guard top.allowed.contains(byte) else { ok = false; break }
+                kernel.removeAll(keepingCapacity: true)
+                for scan in top.scans where bnf.terminals[Int(scan.terminal)].contains(byte) { kernel.append(scan.advanced) }
+                let set = EarleySet.build(position: Int32(chart.count), kernel: kernel, chart: chart, bnf: bnf, scratch: &scratch)
+                chart.append(set)
             }
             result[index] = ok
             previous = s

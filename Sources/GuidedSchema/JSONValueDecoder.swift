@@ -67,8 +67,14 @@ struct JSONValueDecoding: Decoder {
             return uuid as! T
         }
         if T.self == Decimal.self {
-            guard case .number(let n) = value, let d = Decimal(string: n.text, locale: Locale(identifier: "en_US_POSIX")) else {
+            guard case .number(let n) = value else {
                 throw JSONValueDecoding.mismatch(at: codingPath, expected: "a number", found: value)
+            }
+            // Decimal holds 38 significant digits and powers of ten in -128...127: refuse, never round.
+            guard n.digits.count <= 38, (-128...127).contains(n.exponent),
+                let d = Decimal(string: n.text, locale: Locale(identifier: "en_US_POSIX"))
+            else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: JSONValueDecoding.at(codingPath) + "\(n.text) cannot be held exactly by Decimal"))
             }
             return d as! T
         }

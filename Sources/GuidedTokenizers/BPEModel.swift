@@ -38,8 +38,8 @@ struct BPEModel: Sendable {
     /// SentencePiece USER_DEFINED pieces: matched whole in the text before merging and never merged further.
     var userDefined: AddedTokenMatcher? = nil
 
-    /// Words with at most this many initial symbols use the flat scan.
-    static let shortWord = 48
+    /// Words with at most this many initial symbols use the flat scan (tests set 0 to check the heap path).
+    var shortWordLimit = 48
 
     static let noMerge: UInt64 = .max
     static let frozenFlag: UInt8 = 1
@@ -54,7 +54,7 @@ struct BPEModel: Sendable {
         }
         scratch.reserve(n)
         let count = initialSymbols(p, n, scratch)
-        if count <= Self.shortWord {
+        if count <= shortWordLimit {
             mergeShort(p, count, scratch)
             emitShort(p, count: scratch.liveCount, scratch, &out)
         } else {

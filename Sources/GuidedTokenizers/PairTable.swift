@@ -25,7 +25,7 @@ struct PairTable: Sendable {
     /// - Parameter merges: `(left, right, merged)` in rank order; a repeated pair keeps its first (lowest) rank.
     init(_ merges: [(left: Int32, right: Int32, merged: Int32)]) {
         var capacity = 16
-        while capacity < merges.count * 2 { capacity <<= 1 }
+        while capacity < merges.count + merges.count / 2 { capacity <<= 1 }
         let s = Storage(capacity: capacity)
         var n = 0
         for (rank, m) in merges.enumerated() {

@@ -9,8 +9,11 @@ struct PieceTable: Sendable {
         let byteCount: Int
         let offsets: UnsafeMutablePointer<UInt32>
         let count: Int
-        let slots: UnsafeMutablePointer<Int32>
+        /// Open-addressing slots; `id < 0` marks an empty slot.
+        let slots: UnsafeMutablePointer<Slot>
         let mask: Int
+        /// Ids of the one-byte pieces (-1 when absent): the commonest lookup, answered without hashing.
+        let singleByte: UnsafeMutablePointer<Int32>
 
         init(bytes: [UInt8], offsets: [UInt32], capacity: Int) {
             byteCount = bytes.count
@@ -20,15 +23,27 @@ struct PieceTable: Sendable {
             self.offsets = .allocate(capacity: offsets.count)
             self.offsets.initialize(from: offsets, count: offsets.count)
             slots = .allocate(capacity: capacity)
-            slots.initialize(repeating: -1, count: capacity)
+            slots.initialize(repeating: Slot(tag: 0, id: -1, start: 0, length: 0), count: capacity)
             mask = capacity - 1
+            singleByte = .allocate(capacity: 256)
+            singleByte.initialize(repeating: -1, count: 256)
         }
 
         deinit {
             bytes.deallocate()
             offsets.deallocate()
             slots.deallocate()
+            singleByte.deallocate()
         }
+    }
+
+    /// One hash slot: 16 bytes holding the hash tag and the piece's position, so that a probe costs one
+    /// cache miss for the slot (and one for the bytes when the tag matches) instead of three dependent ones.
+    struct Slot {
+        var tag: UInt32
+        var id: Int32
+        var start: UInt32
+        var length: UInt32
     }
 
     let storage: Storage
@@ -39,20 +54,23 @@ struct PieceTable: Sendable {
     init(bytes: [UInt8], offsets: [UInt32], indexed: (Int) -> Bool) throws(DuplicatePiece) {
         let count = offsets.count - 1
         var capacity = 16
-        while capacity < count * 2 { capacity <<= 1 }
+        while capacity < count + count / 2 { capacity <<= 1 }
         let s = Storage(bytes: bytes, offsets: offsets, capacity: capacity)
         for id in 0..<count where indexed(id) {
             let start = Int(s.offsets[id]), end = Int(s.offsets[id + 1])
-            var slot = Int(truncatingIfNeeded: PieceTable.hash(s.bytes + start, end - start)) & s.mask
-            while s.slots[slot] >= 0 {
-                let other = Int(s.slots[slot])
-                let os = Int(s.offsets[other]), oe = Int(s.offsets[other + 1])
-                if oe - os == end - start && memcmpEqual(s.bytes + os, s.bytes + start, end - start) {
-                    throw DuplicatePiece(first: other, second: id)
+            let h = PieceTable.hash(s.bytes + start, end - start)
+            let tag = UInt32(truncatingIfNeeded: h >> 32)
+            var slot = Int(truncatingIfNeeded: h) & s.mask
+            while s.slots[slot].id >= 0 {
+                let other = s.slots[slot]
+                if other.tag == tag && Int(other.length) == end - start
+                    && memcmpEqual(s.bytes + Int(other.start), s.bytes + start, end - start) {
+                    throw DuplicatePiece(first: Int(other.id), second: id)
                 }
                 slot = (slot + 1) & s.mask
             }
-            s.slots[slot] = Int32(id)
+            s.slots[slot] = Slot(tag: tag, id: Int32(id), start: UInt32(start), length: UInt32(end - start))
+            if end - start == 1 { s.singleByte[Int(s.bytes[start])] = Int32(id) }
         }
         storage = s
     }
@@ -63,19 +81,23 @@ struct PieceTable: Sendable {
     static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for i in 0..<n { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01b3 }
-        return h ^ (h >> 29)
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        return h ^ (h >> 33)
     }
 
     /// The id of the piece whose bytes are `p[0..<n]`, or -1.
     @inline(__always)
     func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 {
         let s = storage
-        var slot = Int(truncatingIfNeeded: PieceTable.hash(p, n)) & s.mask
+        if n == 1 { return s.singleByte[Int(p[0])] }
+        let h = PieceTable.hash(p, n)
+        let tag = UInt32(truncatingIfNeeded: h >> 32)
+        var slot = Int(truncatingIfNeeded: h) & s.mask
         while true {
-            let id = s.slots[slot]
-            if id < 0 { return -1 }
-            let os = Int(s.offsets[Int(id)]), oe = Int(s.offsets[Int(id) + 1])
-            if oe - os == n && memcmpEqual(s.bytes + os, p, n) { return id }
+            let e = s.slots[slot]
+            if e.id < 0 { return -1 }
+            if e.tag == tag && Int(e.length) == n && memcmpEqual(s.bytes + Int(e.start), p, n) { return e.id }
             slot = (slot + 1) & s.mask
         }
     }
@@ -85,7 +107,7 @@ struct PieceTable: Sendable {
     }
 
     /// Bytes held, for memory reports.
-    var memoryFootprint: Int { storage.byteCount + (storage.count + 1) * 4 + (storage.mask + 1) * 4 }
+    var memoryFootprint: Int { storage.byteCount + (storage.count + 1) * 4 + (storage.mask + 1) * MemoryLayout<Slot>.stride }
 }
 
 @inline(__always)

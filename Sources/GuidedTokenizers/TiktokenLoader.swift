@@ -46,7 +46,7 @@ enum TiktokenLoader {
         if !sorted {
             // Reorder by rank, checking that ranks are exactly 0 ..< count.
             var order = Array(ranks.indices)
-            order.sort { ranks[$0] < ranks[$1] }
+            order.sort { (ranks[$0], $0) < (ranks[$1], $1) }
             var newBytes: [UInt8] = []
             newBytes.reserveCapacity(bytes.count)
             var newOffsets: [UInt32] = [0]

@@ -8,7 +8,10 @@ extension Tokenizer {
     ///   - preset: for tiktoken files, the model's pre-tokenizer regex and special tokens (`qwen2`, `qwen3.6`).
     ///   - pattern: for tiktoken files, a pre-tokenizer regex (overrides the preset's).
     ///   - specialTokens: for tiktoken files without a preset: special tokens and their ids (which must follow
-    ///     the mergeable tokens without a gap); `eosTokens` names those that end generation.
+    ///     the mergeable tokens without a gap).
+    ///   - eosTokens: the special tokens that end generation, replacing the default (tiktoken presets:
+    ///     `<|endoftext|>` and `<|im_end|>`; SentencePiece: the model's `eos_id`; tokenizer.json, which does not
+    ///     record it: the special tokens among `HuggingFaceLoader.knownEOSNames`).
     ///   - vocabularySize: the model's logits width when larger than the token count (padded embeddings).
     /// - Throws: `TokenizerError` naming the file and the problem.
     public static func load(path: String, preset: TiktokenPreset? = nil, pattern: String? = nil,
@@ -37,10 +40,22 @@ extension Tokenizer {
             }
             tokenizer = try TiktokenLoader.load(data: data, file: path, pattern: pattern, specialTokens: specials,
                                                 eosTokens: eosTokens ?? preset?.eosTokens ?? [])
-        } else if name.hasSuffix(".json") {
-            tokenizer = try HuggingFaceLoader.load(data: data, file: path)
-        } else if name.hasSuffix(".model") {
-            tokenizer = try SentencePieceLoader.load(data: data, file: path)
+        } else if name.hasSuffix(".json") || name.hasSuffix(".model") {
+            if preset != nil || pattern != nil || specialTokens != nil {
+                throw TokenizerError(file: path, .unsupported("preset, pattern and specialTokens apply to tiktoken files only (this file names its own)"))
+            }
+            tokenizer = name.hasSuffix(".json") ? try HuggingFaceLoader.load(data: data, file: path)
+                                                : try SentencePieceLoader.load(data: data, file: path)
+            if let eosTokens {
+                var ids: [Int] = []
+                for text in eosTokens {
+                    guard let id = tokenizer.specialTokenIDs[text] else {
+                        throw TokenizerError(file: path, .badSpecialToken("EOS token '\(text)' is not a special token"))
+                    }
+                    ids.append(id)
+                }
+                tokenizer = tokenizer.withEOS(ids)
+            }
         } else {
             throw TokenizerError(file: path, .unknownFormat)
         }

@@ -19,7 +19,7 @@ public struct Tokenizer: Sendable {
     public let format: Format
     /// Exact bytes of every token as the model emits them, special tokens, EOS ids, logits width.
     public let vocabulary: TokenVocabulary
-    let model: BPEModel
+    private(set) var model: BPEModel
     let normalizers: [Normalizer]
     let preTokenizers: [PreTokenizer]
     /// Special tokens: recognized in the input text only on request.
@@ -40,6 +40,30 @@ public struct Tokenizer: Sendable {
         Tokenizer(format: format, vocabulary: vocabulary.padded(to: size), model: model, normalizers: normalizers,
                   preTokenizers: preTokenizers, specialTokens: specialTokens, addedTokens: addedTokens,
                   decodeStripsLeadingSpace: decodeStripsLeadingSpace, specialTokenIDs: specialTokenIDs)
+    }
+
+    /// Approximate bytes held by this tokenizer: token bytes and offsets, the encoder's piece index and merge
+    /// ranks (the vocabulary alone is `vocabulary.bytes.count + 4 * vocabulary.offsets.count`).
+    public var memoryFootprint: Int {
+        var total = vocabulary.bytes.count + vocabulary.offsets.count * 4 + vocabulary.specialTokenIDs.count * 16
+        total += model.pieces.memoryFootprint + 256 * 4
+        switch model.ranking {
+        case .concatenation: total += model.pieces.count * 4
+        case .pairs(let table): total += (table.storage.mask + 1) * 16
+        }
+        return total
+    }
+
+    /// Test hook: send every word through the heap merge path.
+    mutating func forceHeapMerging() { model.shortWordLimit = 0 }
+
+    /// Same tokenizer with other EOS ids.
+    func withEOS(_ ids: [Int]) -> Tokenizer {
+        let v = vocabulary
+        return Tokenizer(format: format, vocabulary: TokenVocabulary(bytes: v.bytes, offsets: v.offsets, specialTokenIDs: v.specialTokenIDs,
+                                                                     eosTokenIDs: ids, size: v.size),
+                         model: model, normalizers: normalizers, preTokenizers: preTokenizers, specialTokens: specialTokens,
+                         addedTokens: addedTokens, decodeStripsLeadingSpace: decodeStripsLeadingSpace, specialTokenIDs: specialTokenIDs)
     }
 
     // MARK: Encoding

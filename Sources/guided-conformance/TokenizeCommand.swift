@@ -27,17 +27,21 @@ enum TokenizeCommand {
             return 2
         }
         let rssBefore = TokenizeMemory.residentBytes()
-        let clock = ContinuousClock()
-        let loadStart = clock.now
+        var loaded: Result<Tokenizer, TokenizerError>!
+        let loadTime = TokenizeTiming.measure {
+            loaded = Result { () throws(TokenizerError) in
+                try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
+                                   vocabularySize: options.vocabularySize)
+            }
+        }
         let tokenizer: Tokenizer
-        do {
-            tokenizer = try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
-                                           vocabularySize: options.vocabularySize)
-        } catch {
+        switch loaded! {
+        case .success(let t): tokenizer = t
+        case .failure(let error):
             FileHandleOutput.standardError("guided-conformance tokenize: \(error)\n")
             return 1
         }
-        let loadTime = clock.now - loadStart
+        TokenizeMemory.releaseFreedMemory()
         let rssAfter = TokenizeMemory.residentBytes()
 
         let fixtures: [TokenizeFixture]
@@ -76,8 +80,9 @@ enum TokenizeCommand {
         print("round trips: \(roundTrips)/\(fixtures.count) decode(encode(text)) == text")
 
         if options.bench {
-            TokenizeBench.report(tokenizer: tokenizer, fixtures: fixtures, loadTime: loadTime,
-                                 rssDelta: rssAfter - rssBefore)
+            TokenizeBench.reportTrie(vocabulary: tokenizer.vocabulary, rssBefore: rssBefore)
+            TokenizeBench.report(tokenizer: tokenizer, fixtures: fixtures, load: loadTime,
+                                 rssDelta: rssAfter - rssBefore, footprint: tokenizer.memoryFootprint)
         }
         print("tokenize: \(matched)/\(fixtures.count) exact")
         return matched == fixtures.count ? 0 : 1

@@ -36,7 +36,10 @@ struct ValidateSuiteRunner {
         var tally = ValidateSuiteTally()
         for relative in try ValidateSuiteRunner.jsonFiles(under: folder) {
             let optional = relative.hasPrefix("optional/")
-            let options = JSONSchemaValidator.Options(formatAssertion: relative.hasPrefix("optional/format/"))
+            // Optional tests check optional behaviours: formats under optional/format/, and draft 7's content
+            // keywords (optional/content.json) as assertions.
+            let options = JSONSchemaValidator.Options(
+                formatAssertion: relative.hasPrefix("optional/format/"), contentAssertion: optional)
             let url = folder.appendingPathComponent(relative)
             let groups = try ValidateSuiteRunner.load(url)
             for group in groups.arrayValue ?? [] {

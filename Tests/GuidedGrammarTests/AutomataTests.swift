@@ -84,11 +84,25 @@ import Testing
         #expect(AutomatonError.tooManyStates(limit: 1000).description == "the automaton needs more than 1000 DFA states")
     }
 
-    @Test(arguments: ["(a|b)*abb", "[a-c]{2,5}", "^\\p{Lu}[a-z]*$", "x|y+z?", "(ab|cd)*e", ".{0,3}", "", "[^a]*"])
-    func grammarRoundTrip(_ pattern: String) throws {
+    static let roundTripPatterns = ["(a|b)*abb", "[a-c]{2,5}", "^\\p{Lu}[a-z]*$", "x|y+z?", "(ab|cd)*e", ".{0,3}", "", "[^a]*"]
+
+    /// State elimination: one rule-free expression, which reads back into an equal DFA.
+    @Test(arguments: roundTripPatterns)
+    func eliminationRoundTrip(_ pattern: String) throws {
         let original = try ByteDFA(RegexLowering.compile(pattern, dialect: .ecma262))
         var g = Grammar(startName: "root")
         let expr = original.grammarExpr(into: &g, name: "p")
+        #expect(g.rules.count == 1)
+        let back = try ByteDFA(expr)
+        #expect(try back.isSubset(of: original) && original.isSubset(of: back))
+    }
+
+    /// The rule fallback (forced by a zero expression budget): right-linear rules.
+    @Test(arguments: roundTripPatterns)
+    func ruleRoundTrip(_ pattern: String) throws {
+        let original = try ByteDFA(RegexLowering.compile(pattern, dialect: .ecma262))
+        var g = Grammar(startName: "root")
+        let expr = original.grammarExpr(into: &g, name: "p", maxExpressionSize: 0)
         g.define(g.start, as: expr)
         // Right-linear rules are recursive, so compare through an independent recognizer.
         var rng = SplitMix64(seed: 11)

@@ -50,6 +50,20 @@ private func set(_ s: String) -> ByteSet { ByteSet(s.utf8) }
         #expect(mid.viable([b("e"), b("ee"), b("dc"), b("a")], order: [3, 2, 1, 0]) == [true, false, true, false])
     }
 
+    @Test func rollbackAndReset() throws {
+        var r = try ReferenceRecognizer(Grammar(root: .choice([.literal("ab"), .literal("ac")])))
+        let fed = r.feed(b("ab"))
+        #expect(fed && r.mustTerminate)
+        r.rollback(1)
+        #expect(r.count == 1 && r.allowedNextBytes == set("bc") && !r.canTerminate)
+        r.rollback(5)
+        #expect(r.count == 0 && r.allowedNextBytes == set("a"))
+        let again = r.feed(b("ac"))
+        #expect(again && r.canTerminate)
+        r.reset()
+        #expect(r.count == 0)
+    }
+
     @Test func forkingIsCopying() throws {
         let g = Grammar(root: .star(.byteSet(set("ab"))))
         var a = try ReferenceRecognizer(g)

@@ -55,6 +55,8 @@ struct ErrorCase: CustomTestStringConvertible, Sendable {
         .init(pattern: "\\p{Script=Greek}", offset: 0, kind: .unsupported, message: "unknown or unsupported Unicode property `Script=Greek`"),
         .init(pattern: "\\P{Foo}", offset: 0, kind: .unsupported, message: "unknown or unsupported Unicode property `Foo`"),
         .init(pattern: "[[:alpha:]]", offset: 1, kind: .unsupported, message: "POSIX class syntax `[:` is not supported (ECMA-262 reads it as literal characters); escape the `[`"),
+        .init(pattern: "a[]b", offset: 1, kind: .unsupported, message: "`[]` means an empty class in ECMA-262 but starts a class containing `]` in other engines; escape the `]` or write `[^\\s\\S]`/`[\\s\\S]`"),
+        .init(pattern: "[^]", dialect: .grammar, offset: 0, kind: .unsupported, message: "`[^]` means an empty class in ECMA-262 but starts a class containing `]` in other engines; escape the `]` or write `[^\\s\\S]`/`[\\s\\S]`"),
         .init(pattern: "a{,3}", offset: 1, kind: .unsupported, message: "`{,n}` is a literal in ECMA-262 but a quantifier in other engines; write `{0,n}` or `\\{`"),
         .init(pattern: "\\01", offset: 0, kind: .unsupported, message: "octal escape `\\01` is not supported"),
         .init(pattern: "[\\1]", offset: 1, kind: .unsupported, message: "escape `\\1` in a class is not supported (backreference or octal)"),

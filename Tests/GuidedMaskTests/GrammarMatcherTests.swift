@@ -89,8 +89,8 @@ import GuidedTokenizers
         #expect(f.canTerminate)
         #expect(!m.canTerminate)
         m.reset()
-        #expect(m.acceptedCount == 0)
-        #expect(f.acceptedCount == 2)
+        #expect(m.rollbackAvailable == 0)
+        #expect(f.rollbackAvailable == 2)
     }
 
     @Test func forcedBytesAndTokens() throws {
@@ -115,6 +115,31 @@ import GuidedTokenizers
         #expect(throws: GrammarCompileError.leftRecursion(rule: "a")) {
             try S.compiled(gbnf: "root ::= a\na ::= b \"x\" | \"y\"\nb ::= a \"z\"", vocab)
         }
+    }
+
+    @Test func boundedRollbackWindowKeepsMasksExact() throws {
+        let vocab = S.vocabulary(["(", ")", "()", "((", "))", "x"])
+        let g = try S.compiled(gbnf: #"root ::= "(" root ")" root | "x""#, vocab)
+        var full = GrammarMatcher(g)
+        var windowed = GrammarMatcher(g, maxRollback: 2)
+        var history: [[Int]] = []
+        for step in 0..<40 {
+            let allowed = try S.allowed(&full)
+            history.append(allowed)
+            #expect(try S.allowed(&windowed) == allowed)
+            let choices = allowed.filter { $0 != 6 }   // not EOS
+            guard !choices.isEmpty else { break }
+            let token = choices[(step * 7) % choices.count]
+            try full.accept(token: token)
+            try windowed.accept(token: token)
+        }
+        #expect(try S.allowed(&windowed) == S.allowed(&full))
+        #expect(windowed.rollbackAvailable <= 2 * 2 + 16)
+        #expect(full.rollbackAvailable > 2 * 2 + 16)
+        #expect(throws: MatcherError.rollbackTooFar(requested: 40, available: windowed.rollbackAvailable)) { try windowed.rollback(40) }
+        try windowed.rollback(2)
+        #expect(try S.allowed(&windowed) == history[history.count - 2])
+        #expect(windowed.memoryFootprint < full.memoryFootprint + 4096)
     }
 
     @Test func stickyFailureAfterLimit() throws {

@@ -145,4 +145,16 @@ struct ClientDialectTests {
             try ChatRequest(model: "", messages: [.user("x")]).body(dialect: .vLLM, stream: false)
         }
     }
+
+    @Test func ollamaMessagesCarryArgumentObjects() throws {
+        let r = ChatRequest(model: "m", messages: [
+            ChatMessage(role: .assistant, content: nil, toolCalls: [ToolCall(id: "c", name: "f", arguments: #"{"a":1}"#)]),
+            .tool("42", callID: "c"),
+        ])
+        #expect(try r.body(dialect: .ollama, stream: false).serialized() ==
+            #"{"model":"m","messages":[{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]},{"role":"tool","content":"42"}],"stream":false}"#)
+        #expect(throws: ChatClientError.unsupportedByDialect(dialect: "ollama", feature: "tool_choice")) {
+            try ChatRequest(model: "m", messages: [.user("x")], toolChoice: .auto).body(dialect: .ollama, stream: false)
+        }
+    }
 }

@@ -34,6 +34,8 @@ struct ClientEndpointTests {
         // A query already on the base URL is kept, and new items follow it.
         URLCase(base: "https://h.example/p?a=1", query: [URLQueryItem(name: "b", value: "2")],
                 expected: "https://h.example/p/chat/completions?a=1&b=2"),
+        URLCase(base: "https://h.example", query: [URLQueryItem(name: "k", value: "a+b c&d=e")],
+                expected: "https://h.example/chat/completions?k=a%2Bb%20c%26d%3De"),
     ]
 
     @Test(arguments: table)

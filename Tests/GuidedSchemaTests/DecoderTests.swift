@@ -48,9 +48,32 @@ import Testing
         #expect(p.balance.description == "12345678901234567.891")
     }
 
+    struct Envelope: Codable {
+        var kind: String
+        var payload: JSONValue
+    }
+
+    @Test func jsonValueMembersKeepOrderAndLiterals() throws {
+        let e = try JSONValueDecoder().decode(Envelope.self, from: #"{"kind": "k", "payload": {"z": 1.50, "a": [null, true]}}"#)
+        #expect(e.payload.serialized() == #"{"z":1.50,"a":[null,true]}"#)
+        let viaFoundation = try JSONDecoder().decode(Envelope.self, from: Data(#"{"kind": "k", "payload": {"z": 2, "a": "x"}}"#.utf8))
+        #expect(viaFoundation.payload == ["z": 2, "a": "x"])
+    }
+
     @Test func datesWithFractionalSecondsAndOffsets() throws {
         let d = try JSONValueDecoder().decode([Date].self, from: #"["2024-02-29T12:00:00.250+01:00", "2024-02-29T11:00:00Z"]"#)
         #expect(d[0].timeIntervalSince(d[1]) == 0.25)
+    }
+
+    @Test func decimalsAreExactOrRefused() throws {
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: "0.1").description == "0.1")
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: "-12.50e3").description == "-12500")
+        do {
+            _ = try JSONValueDecoder().decode([Decimal].self, from: "[1, 1.234567890123456789012345678901234567891]")
+            Issue.record("rounded a 40-digit decimal")
+        } catch let error as DecodingError {
+            #expect(DecoderTests.debugDescription(error) == "at /1: 1.234567890123456789012345678901234567891 cannot be held exactly by Decimal")
+        }
     }
 
     @Test func integersAreExact() throws {

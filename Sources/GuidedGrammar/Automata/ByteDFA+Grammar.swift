@@ -2,12 +2,96 @@
 extension ByteDFA {
     /// An expression for the DFA's language, adding rules to `grammar` only where needed.
     ///
-    /// States on a cycle through other states become right-linear rules (`s ::= [a-z] t | ε`), named
-    /// `name_s<i>`; a state's self-loop becomes a `*` instead; states with one predecessor and no cycle
-    /// are inlined, and so are those with several predecessors when small, so an acyclic DFA (a
-    /// pattern with a length bound) usually comes back as a single compact expression.
-    /// The expression accepts exactly the DFA's language.
-    public func grammarExpr(into grammar: inout Grammar, name: String) -> GrammarExpr {
+    /// First tries state elimination (the DFA → regex construction), which gives one rule-free,
+    /// regular expression (stars for loops) when the result stays within `maxExpressionSize` nodes
+    /// and the DFA has at most `maxEliminationStates` states. Otherwise falls back to rules:
+    /// states on a cycle through other states become right-linear rules (`s ::= [a-z] t | ε`), named
+    /// `name_s<i>`; a state's self-loop becomes a `*`; states with one predecessor and no cycle are
+    /// inlined, and so are small ones with several predecessors. Either way the expression accepts
+    /// exactly the DFA's language.
+    public func grammarExpr(into grammar: inout Grammar, name: String,
+                            maxExpressionSize: Int = 8192, maxEliminationStates: Int = 2000) -> GrammarExpr {
+        if stateCount <= maxEliminationStates, let e = eliminatedExpression(budget: maxExpressionSize) { return e }
+        return ruleExpression(into: &grammar, name: name)
+    }
+
+    /// State elimination (Brzozowski–McCluskey) with a size budget; nil when over budget.
+    func eliminatedExpression(budget: Int) -> GrammarExpr? {
+        let n = stateCount
+        let start = n, final = n + 1
+        var out = [[Int: (expr: GrammarExpr, size: Int)]](repeating: [:], count: n + 2)
+        var incoming = [Set<Int>](repeating: [], count: n + 2)
+        func label(_ set: ByteSet) -> GrammarExpr { set.count == 1 ? .bytes([set.members[0]]) : .byteSet(set) }
+        func add(_ p: Int, _ q: Int, _ e: GrammarExpr, _ size: Int) -> Bool {
+            if let old = out[p][q] {
+                let merged: GrammarExpr
+                if let a = Self.singleByteSet(old.expr), let b = Self.singleByteSet(e) {
+                    merged = label(a.union(b))
+                    out[p][q] = (merged, 1)
+                } else {
+                    merged = RegexLowering.makeChoice([old.expr, e])
+                    out[p][q] = (merged, old.size + size + 1)
+                }
+            } else {
+                out[p][q] = (e, size)
+                incoming[q].insert(p)
+            }
+            return out[p][q]!.size <= budget
+        }
+        _ = add(start, 0, .empty, 1)
+        for s in 0..<n {
+            if accepting[s] { _ = add(s, final, .empty, 1) }
+            var byTarget: [Int: ByteSet] = [:]
+            for b in 0..<256 {
+                let t = next(Int32(s), UInt8(b))
+                if t >= 0 { byTarget[Int(t), default: ByteSet()].insert(UInt8(b)) }
+            }
+            for (t, set) in byTarget { _ = add(s, t, label(set), 1) }
+        }
+        var remaining = Set(0..<n)
+        while !remaining.isEmpty {
+            // Eliminate the state that creates the fewest new edges.
+            var best = -1, bestCost = Int.max
+            for s in remaining {
+                let ins = incoming[s].count - (incoming[s].contains(s) ? 1 : 0)
+                let outs = out[s].count - (out[s][s] != nil ? 1 : 0)
+                let cost = ins * outs
+                if cost < bestCost || (cost == bestCost && s < best) { best = s; bestCost = cost }
+            }
+            let s = best
+            remaining.remove(s)
+            let loop = out[s][s]
+            out[s][s] = nil
+            incoming[s].remove(s)
+            let star: (GrammarExpr, Int)? = loop.map { (.repeat($0.expr, min: 0, max: nil), $0.size + 1) }
+            for p in incoming[s] {
+                guard let into = out[p][s] else { continue }
+                for (q, from) in out[s] {
+                    var parts = [into.expr]
+                    var size = into.size + from.size + 1
+                    if let star { parts.append(star.0); size += star.1 }
+                    parts.append(from.expr)
+                    if !add(p, q, RegexLowering.makeSequence(parts), size) { return nil }
+                }
+                out[p][s] = nil
+            }
+            for q in out[s].keys { incoming[q].remove(s) }
+            out[s] = [:]
+            incoming[s] = []
+        }
+        return out[start][final]?.expr ?? .nothing
+    }
+
+    private static func singleByteSet(_ e: GrammarExpr) -> ByteSet? {
+        switch e {
+        case .byteSet(let s): return s
+        case .bytes(let b) where b.count == 1: return ByteSet(b)
+        default: return nil
+        }
+    }
+
+    /// The rule-based conversion: right-linear rules for states on cycles, inlining elsewhere.
+    func ruleExpression(into grammar: inout Grammar, name: String) -> GrammarExpr {
         let n = stateCount
         if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return .nothing }
 

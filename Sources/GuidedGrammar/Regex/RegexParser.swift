@@ -347,6 +347,11 @@ public struct RegexParser {
         pos += 1
         var negated = false
         if peek == "^" { negated = true; pos += 1 }
+        if peek == "]" {
+            // ECMA-262 reads `[]` as the empty class and `[^]` as any character; PCRE, ICU, Python and
+            // Rust read the `]` as a literal member. Refused rather than guessing which was meant.
+            throw RegexError(offset: start, kind: .unsupported, "`[\(negated ? "^" : "")]` means an empty class in ECMA-262 but starts a class containing `]` in other engines; escape the `]` or write `[^\\s\\S]`/`[\\s\\S]`")
+        }
         var ranges: [ClosedRange<UInt32>] = []
         var set = CodePointSet()
         while true {

@@ -84,6 +84,7 @@ struct GrammarAutomaton {
         ruleStart.append(try intern(closure([0])))
         var done = 0
         var targets = [[Int32]](repeating: [], count: c)
+        var memo: [[Int32]: Int32] = [:]
         while done < queue.count {
             let set = queue[done]
             let id = base + done
@@ -97,8 +98,13 @@ struct GrammarAutomaton {
                 case .call(let k): callTargets[k, default: []].append(nfa.target[Int(s)])
                 }
             }
+            // Classes with the same raw targets (most of them, for UTF-8 ranges) share one closure.
+            memo.removeAll(keepingCapacity: true)
             for cl in 0..<c where !targets[cl].isEmpty {
-                next[id * c + cl] = try intern(closure(targets[cl]))
+                if let known = memo[targets[cl]] { next[id * c + cl] = known; continue }
+                let q = try intern(closure(targets[cl]))
+                memo[targets[cl]] = q
+                next[id * c + cl] = q
             }
             for (k, t) in callTargets.sorted(by: { $0.key < $1.key }) {
                 rawCalls[id].append((k, try intern(closure(t))))

@@ -44,8 +44,15 @@ public struct GrammarMatcher: Sendable {
     var failure: MatcherError?
     var walk = WalkScratch()
 
-    public init(_ compiled: CompiledGrammar) {
+    /// How many accepted tokens `rollback` can undo; nil: all of them (the history grows with the
+    /// document, about 30 bytes per token).
+    public let maxRollback: Int?
+
+    /// - Parameter maxRollback: keep only enough history to undo this many accepts (nil: unlimited).
+    ///   A bounded window keeps a matcher's memory constant on long documents.
+    public init(_ compiled: CompiledGrammar, maxRollback: Int? = nil) {
         self.compiled = compiled
+        self.maxRollback = maxRollback.map { max(0, $0) }
         reset()
     }
 
@@ -76,7 +83,7 @@ public struct GrammarMatcher: Sendable {
     /// Bytes accepted since the start.
     public var bytePosition: Int { checkpoints[checkpoints.count - 1].bytePosition }
     /// Number of accepted tokens / byte strings that `rollback` can undo.
-    public var acceptedCount: Int { checkpoints.count - 1 }
+    public var rollbackAvailable: Int { checkpoints.count - 1 }
 
     var current: Checkpoint { checkpoints[checkpoints.count - 1] }
 
@@ -159,7 +166,47 @@ public struct GrammarMatcher: Sendable {
         engine.items.removeAll(keepingCapacity: true)
         checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
                                       bytePosition: cp.bytePosition + (end - start), canEnd: canEnd, terminated: false))
+        if let window = maxRollback, checkpoints.count > 2 * window + 16 { trimHistory(keeping: window) }
         return -1
+    }
+
+    /// Forgets all but the last `window` accepts: drops their stack sets and the frames only they used,
+    /// renumbering the rest (frames keep their order, so each checkpoint's arena size stays a prefix).
+    /// Runs every `window + 16` accepts, so its cost is O(1) per token amortized.
+    private mutating func trimHistory(keeping window: Int) {
+        let drop = checkpoints.count - 1 - window
+        guard drop > 0 else { return }
+        checkpoints.removeFirst(drop)
+        let setBase = Int(checkpoints[0].setStart)
+        sets.removeFirst(setBase)
+        // Mark every frame reachable from a remaining stack set.
+        let count = engine.nodes.count
+        engine.remap.removeAll(keepingCapacity: true)
+        engine.remap.append(contentsOf: repeatElement(-1, count: count))
+        for id in sets {
+            var x = Int(id)
+            while x >= 0 && engine.remap[x] == -1 {
+                engine.remap[x] = -2
+                x = Int(engine.nodes[x].parent)
+            }
+        }
+        var w = 0
+        for i in 0..<count where engine.remap[i] == -2 {
+            let n = engine.nodes[i]
+            engine.nodes[w] = StackNode(state: n.state, parent: n.parent >= 0 ? engine.remap[Int(n.parent)] : n.parent)
+            engine.remap[i] = Int32(w)
+            w += 1
+        }
+        // New arena size of each checkpoint: frames kept below its old size.
+        var prefix = [Int32](repeating: 0, count: count + 1)
+        for i in 0..<count { prefix[i + 1] = prefix[i] + (engine.remap[i] >= 0 ? 1 : 0) }
+        engine.nodes.removeLast(count - w)
+        for i in sets.indices { sets[i] = engine.remap[Int(sets[i])] }
+        for k in checkpoints.indices {
+            checkpoints[k].setStart -= Int32(setBase)
+            checkpoints[k].setEnd -= Int32(setBase)
+            checkpoints[k].nodeCount = prefix[Int(checkpoints[k].nodeCount)]
+        }
     }
 
     /// Drops the frames made while reading the last token that no stack of the new configuration uses

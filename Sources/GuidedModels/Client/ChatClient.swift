@@ -35,15 +35,12 @@ public struct ChatClient: Sendable {
 
     /// The HTTP request that `request` becomes (URL, headers, JSON body), without sending it.
     public func urlRequest(for request: ChatRequest, stream: Bool) throws(ChatClientError) -> URLRequest {
-        guard dialect.usesOpenAIWireFormat else {
-            throw .unsupportedByDialect(dialect: dialect.name,
-                                        feature: "sending requests (its native NDJSON responses are not decoded yet)")
-        }
         let body = try request.body(dialect: dialect, stream: stream)
         var r = URLRequest(url: try endpoint.requestURL())
         r.httpMethod = "POST"
         r.timeoutInterval = timeouts.idle
-        for (k, v) in try endpoint.requestHeaders(streaming: stream, environment: environment) {
+        let streamType = dialect.usesOpenAIWireFormat ? "text/event-stream" : "application/x-ndjson"
+        for (k, v) in try endpoint.requestHeaders(streaming: stream, environment: environment, streamType: streamType) {
             r.setValue(v, forHTTPHeaderField: k)
         }
         r.httpBody = Data(body.serialized().utf8)
@@ -74,6 +71,11 @@ public struct ChatClient: Sendable {
         if let envelope = ServerErrorEnvelope(document: document) {
             throw ResponseClassifier.classify(envelope: envelope, failure: failure)
         }
+        guard dialect.usesOpenAIWireFormat else {
+            var accumulator = ChatStreamAccumulator()
+            accumulator.add(try OllamaWire.chunk(document).chunk)
+            return accumulator.response
+        }
         return try ChatResponse(json: document)
     }
 
@@ -100,12 +102,22 @@ public struct ChatClient: Sendable {
     public func streamResponse(_ request: ChatRequest, onChunk: (ChatStreamChunk) -> Void = { _ in })
         async throws(ChatClientError) -> ChatResponse
     {
+        try await streamWithStatistics(request, onChunk: onChunk).response
+    }
+
+    /// As `streamResponse`, also reporting how the stream behaved (for transport diagnostics).
+    public func streamWithStatistics(_ request: ChatRequest, onChunk: (ChatStreamChunk) -> Void = { _ in })
+        async throws(ChatClientError) -> ChatStreamResult
+    {
         let r = try urlRequest(for: request, stream: true)
         var attempt = 1
         while true {
             var delivered = false
             do {
-                return try await streamOnce(r, delivered: &delivered, onChunk: onChunk)
+                var statistics = ChatStreamStatistics()
+                statistics.attempts = attempt
+                let response = try await streamOnce(r, delivered: &delivered, statistics: &statistics, onChunk: onChunk)
+                return ChatStreamResult(response: response, statistics: statistics)
             } catch {
                 // Once a chunk reached the caller a retry would repeat it: only failures before are retried.
                 if delivered || error == .cancelled { throw error }
@@ -116,53 +128,98 @@ public struct ChatClient: Sendable {
         }
     }
 
-    private func streamOnce(_ r: URLRequest, delivered: inout Bool, onChunk: (ChatStreamChunk) -> Void)
-        async throws(ChatClientError) -> ChatResponse
+    private func streamOnce(_ r: URLRequest, delivered: inout Bool, statistics: inout ChatStreamStatistics,
+                            onChunk: (ChatStreamChunk) -> Void) async throws(ChatClientError) -> ChatResponse
     {
         var head: HTTPResponseHead?
         var other: [UInt8] = []  // an error body, or a JSON body from a server that ignored `stream`
         var parser = ServerSentEventParser()
+        var lines = LineSplitter()
+        let sse = dialect.usesOpenAIWireFormat
         var decoder = ChatStreamDecoder()
+        let start = ContinuousClock.now
+        func seconds() -> Double {
+            let d = ContinuousClock.now - start
+            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+        defer {
+            statistics.seconds = seconds()
+            statistics.reconnectionTime = parser.reconnectionTime
+            statistics.commentCount = parser.commentCount
+            statistics.eventCount = decoder.eventCount
+            statistics.sawDone = decoder.sawDone
+        }
         do {
             reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts) {
                 switch part {
                 case .head(let h):
                     head = h
+                    statistics.status = h.status
+                    statistics.contentType = h.contentType
                 case .bytes(let data):
                     guard let h = head else { continue }
-                    if !h.isSuccess || h.contentType.hasPrefix("application/json") {
+                    statistics.bytes += data.count
+                    if !h.isSuccess || (sse && h.contentType.hasPrefix("application/json")) {
                         if other.count < ChatClient.maximumErrorBodyBytes { other.append(contentsOf: data) }
                         continue
                     }
-                    for event in parser.feed(data) {
-                        if let chunk = try decoder.handle(event, head: h) {
-                            delivered = true
-                            onChunk(chunk)
+                    if sse {
+                        for event in parser.feed(data) {
+                            if let chunk = try decoder.handle(event, head: h) {
+                                if !delivered { statistics.secondsToFirstChunk = seconds() }
+                                delivered = true
+                                statistics.chunkCount += 1
+                                onChunk(chunk)
+                            }
+                            if decoder.sawDone { break reading }
                         }
-                        if decoder.sawDone { break reading }
+                    } else {
+                        for line in lines.feed(data) {
+                            if let chunk = try decoder.handleOllamaLine(line, head: h) {
+                                if !delivered { statistics.secondsToFirstChunk = seconds() }
+                                delivered = true
+                                statistics.chunkCount += 1
+                                onChunk(chunk)
+                            }
+                            if decoder.sawDone { break reading }
+                        }
                     }
                 }
             }
         } catch let e as ChatClientError {
+            // A connection dropped after the finish reason lost nothing (only `[DONE]` or the usage chunk).
+            switch e {
+            case .transport, .timeout(failure: nil):
+                if sse, decoder.isComplete, !Task.isCancelled { return decoder.accumulator.response }
+            default:
+                break
+            }
             throw e
         } catch {
             throw ResponseClassifier.classify(urlError: error)
         }
+        // `[DONE]` (or Ollama's last line) was read: the answer is complete whatever happens next.
+        if decoder.sawDone { return decoder.accumulator.response }
         if Task.isCancelled { throw .cancelled }
         guard let head else { throw .transport(code: URLError.badServerResponse.rawValue, message: "no response") }
         let failure = HTTPFailure(status: head.status, headers: head.headers,
                                   body: Array(other.prefix(ChatClient.maximumErrorBodyBytes)))
         guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
-        if head.contentType.hasPrefix("application/json") {
+        if !sse, !decoder.sawDone, let last = lines.finish(), let chunk = try decoder.handleOllamaLine(last, head: head) {
+            delivered = true
+            onChunk(chunk)
+        }
+        if sse, head.contentType.hasPrefix("application/json") {
             if let document = try? JSONParser.parse(bytes: other), let envelope = ServerErrorEnvelope(document: document) {
                 throw ResponseClassifier.classify(envelope: envelope, failure: failure)
             }
             throw .malformedResponse(reason: "asked for an event stream, got \(head.contentType)", body: failure.bodyText)
         }
         let cutOff = parser.finish()
-        guard decoder.isComplete else {
-            throw .streamIncomplete(reason: "the stream ended after \(decoder.eventCount) event(s) with neither [DONE] "
-                + "nor a finish reason" + (cutOff ? "; its last event was cut off" : ""))
+        guard sse ? decoder.isComplete : decoder.sawDone else {
+            let missing = sse ? "neither [DONE] nor a finish reason" : "no `\"done\": true` line"
+            throw .streamIncomplete(reason: "the stream ended after \(decoder.eventCount) event(s) with \(missing)"
+                + (cutOff ? "; its last event was cut off" : ""))
         }
         return decoder.accumulator.response
     }

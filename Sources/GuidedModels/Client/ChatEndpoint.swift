@@ -57,7 +57,12 @@ public struct ChatEndpoint: Sendable, Equatable {
         }
         components.percentEncodedPath = path.isEmpty ? base : base + "/" + encodedPath
         if !queryItems.isEmpty {
-            components.queryItems = (components.queryItems ?? []) + queryItems
+            // `+`, `&` and `=` are encoded too: servers read a bare `+` in a query as a space.
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "+&=")
+            func encode(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
+            let encoded = queryItems.map { URLQueryItem(name: encode($0.name), value: $0.value.map(encode)) }
+            components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + encoded
         }
         guard let url = components.url else {
             throw .invalidEndpoint("cannot join \(baseURL.absoluteString) and \(chatPath)")
@@ -66,10 +71,11 @@ public struct ChatEndpoint: Sendable, Equatable {
     }
 
     /// The headers of a request: content type, accept, the key, then the caller's.
-    func requestHeaders(streaming: Bool, environment: [String: String]) throws(ChatClientError) -> [String: String] {
+    func requestHeaders(streaming: Bool, environment: [String: String],
+                        streamType: String = "text/event-stream") throws(ChatClientError) -> [String: String] {
         var h: [String: String] = [
             "Content-Type": "application/json",
-            "Accept": streaming ? "text/event-stream" : "application/json",
+            "Accept": streaming ? streamType : "application/json",
         ]
         if let variable = apiKeyEnvironmentVariable {
             guard let key = environment[variable], !key.isEmpty else { throw .missingAPIKey(variable: variable) }

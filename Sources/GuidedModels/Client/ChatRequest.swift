@@ -41,7 +41,7 @@ public struct ChatRequest: Sendable, Equatable {
         if let maxTokens, maxTokens < 1 { throw .invalidRequest("max_tokens \(maxTokens) must be ≥ 1") }
         var o = JSONObject()
         o["model"] = .string(model)
-        o["messages"] = .array(messages.map(\.json))
+        o["messages"] = .array(dialect == .ollama ? messages.map(OllamaWire.message) : messages.map(\.json))
         let sampled = try dialect.samplingMembers(sampling)
         if dialect == .ollama {
             // Ollama's native API takes sampling and limits under `options`.

@@ -3,13 +3,14 @@ import GuidedSchema
 /// A fragment of a tool call in a stream. Only the first fragment of a call usually carries `id` and
 /// `name`; `arguments` arrive piece by piece.
 public struct ToolCallDelta: Sendable, Equatable {
-    public var index: Int
+    /// The call's position, when the server sent one (OpenAI always does; some servers do not).
+    public var index: Int?
     public var id: String?
     public var type: String?
     public var name: String?
     public var arguments: String?
 
-    public init(index: Int, id: String? = nil, type: String? = nil, name: String? = nil, arguments: String? = nil) {
+    public init(index: Int?, id: String? = nil, type: String? = nil, name: String? = nil, arguments: String? = nil) {
         self.index = index
         self.id = id
         self.type = type
@@ -77,7 +78,7 @@ public struct ChatStreamChunk: Sendable, Equatable {
                 guard case .object(let call) = rawCall else { throw r.fail("tool call \(k) is not an object") }
                 let f = try r.object(call, "function") ?? JSONObject()
                 calls.append(ToolCallDelta(
-                    index: try r.int(call, "index") ?? k, id: try r.string(call, "id"), type: try r.string(call, "type"),
+                    index: try r.int(call, "index"), id: try r.string(call, "id"), type: try r.string(call, "type"),
                     name: try r.string(f, "name"), arguments: try r.string(f, "arguments")))
             }
             choices.append(ChoiceDelta(
@@ -94,7 +95,9 @@ public struct ChatStreamChunk: Sendable, Equatable {
 ///
 /// Text fields append; `id`, `model`, `created`, roles and each tool call's `id`, `type` and `name` are
 /// latched by their first non-empty value (servers that repeat them in every chunk do not duplicate them);
-/// tool calls are keyed by their `index`; the last finish reason and usage win.
+/// tool calls are keyed by their `index` (a fragment without one continues the call with the same `id`,
+/// starts a new call when it names a function, and otherwise continues the last call); the last finish
+/// reason and usage win.
 public struct ChatStreamAccumulator: Sendable {
     private struct Choice: Sendable {
         var role: ChatRole?
@@ -138,18 +141,29 @@ public struct ChatStreamAccumulator: Sendable {
         if let t = d.reasoning { c.reasoning = (c.reasoning ?? "") + t }
         if let t = d.refusal { c.refusal = (c.refusal ?? "") + t }
         for call in d.toolCalls {
-            if c.calls[call.index] == nil {
-                c.calls[call.index] = ToolCall(id: "", type: "", name: "", arguments: "")
-                c.callOrder.append(call.index)
+            let index = ChatStreamAccumulator.resolveIndex(call, in: c)
+            if c.calls[index] == nil {
+                c.calls[index] = ToolCall(id: "", type: "", name: "", arguments: "")
+                c.callOrder.append(index)
             }
-            var t = c.calls[call.index] ?? ToolCall(id: "", type: "", name: "", arguments: "")
+            var t = c.calls[index] ?? ToolCall(id: "", type: "", name: "", arguments: "")
             if t.id.isEmpty, let v = call.id { t.id = v }
             if t.type.isEmpty, let v = call.type { t.type = v }
             if t.name.isEmpty, let v = call.name { t.name = v }
             if let a = call.arguments { t.arguments += a }
-            c.calls[call.index] = t
+            c.calls[index] = t
         }
         if let f = d.finishReason { c.finishReason = f }
+    }
+
+    private static func resolveIndex(_ call: ToolCallDelta, in c: Choice) -> Int {
+        if let index = call.index { return index }
+        let next = (c.callOrder.max() ?? -1) + 1
+        if let id = call.id, !id.isEmpty {
+            return c.callOrder.first { c.calls[$0]?.id == id } ?? next
+        }
+        if call.name != nil { return next }
+        return c.callOrder.last ?? next
     }
 
     private static func latch(_ slot: inout String?, _ value: String?) {

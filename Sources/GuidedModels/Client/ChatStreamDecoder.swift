@@ -40,4 +40,25 @@ struct ChatStreamDecoder {
         accumulator.add(chunk)
         return chunk
     }
+
+    /// The chunk one NDJSON line of an Ollama stream carries; the line with `"done": true` ends the stream.
+    mutating func handleOllamaLine(_ line: [UInt8], head: HTTPResponseHead) throws(ChatClientError) -> ChatStreamChunk? {
+        if sawDone { return nil }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        eventCount += 1
+        let failure = HTTPFailure(status: head.status, headers: head.headers, body: line)
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes: line)
+        } catch {
+            throw .malformedResponse(reason: "line \(eventCount) is not JSON (\(error))", body: failure.bodyText)
+        }
+        if let envelope = ServerErrorEnvelope(document: document) {
+            throw ResponseClassifier.classify(envelope: envelope, failure: failure)
+        }
+        let (chunk, done) = try OllamaWire.chunk(document)
+        accumulator.add(chunk)
+        if done { sawDone = true }
+        return chunk
+    }
 }

@@ -51,6 +51,11 @@ public struct ServerErrorEnvelope: Sendable, Equatable, CustomStringConvertible 
 
     /// Reads an envelope from a parsed document; nil when the document has no `error` member or it is null.
     public init?(document: JSONValue) {
+        // Gemini's OpenAI-compatible endpoint wraps the envelope in a one-element array.
+        if case .array(let items) = document, items.count == 1, let first = items.first {
+            self.init(document: first)
+            return
+        }
         guard let error = document["error"], !error.isNull else { return nil }
         switch error {
         case .string(let s):
@@ -63,7 +68,7 @@ public struct ServerErrorEnvelope: Sendable, Equatable, CustomStringConvertible 
                 default: return nil
                 }
             }
-            self.init(message: text("message") ?? error.serialized(), type: text("type"), code: text("code"),
+            self.init(message: text("message") ?? error.serialized(), type: text("type") ?? text("status"), code: text("code"),
                       param: text("param"), raw: error)
         default:
             self.init(message: error.serialized(), raw: error)
@@ -93,7 +98,7 @@ public struct ServerErrorEnvelope: Sendable, Equatable, CustomStringConvertible 
             "context_length_exceeded", "exceed_context_size", "maximum context length", "context length exceeded",
             "exceeds the context window", "exceed context window", "exceeds the available context size",
             "context window exceeded", "exceeds maximum context", "prompt is too long", "input is too long for",
-            "too many tokens in the prompt", "exceeds the model's context",
+            "too many tokens in the prompt", "exceeds the model's context", "exceeds the maximum number of tokens allowed",
         ]
         return phrases.contains { t.contains($0) }
     }

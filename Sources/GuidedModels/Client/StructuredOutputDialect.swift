@@ -43,7 +43,8 @@ public enum StructuredOutputDialect: Sendable, Hashable, CustomStringConvertible
 
     public var description: String { name }
 
-    /// Whether the dialect speaks the OpenAI chat-completions wire format (SSE streaming, `choices`).
+    /// Whether the dialect speaks the OpenAI chat-completions wire format (SSE streaming, `choices`);
+    /// Ollama's native API answers with plain JSON objects (NDJSON when streaming).
     public var usesOpenAIWireFormat: Bool { self != .ollama }
 
     /// The request members that carry `constraint`, in order.

@@ -173,7 +173,7 @@ enum Email {
             if literal.lowercased().hasPrefix("ipv6:") { return IPAddress.isIPv6(String(literal.dropFirst(5))) }
             return IPAddress.isIPv4(String(literal))
         }
-        return Hostname.isHostname(String(domain), international: international)
+        return Hostname.isHostname(String(domain), international: international, idna: true)
     }
 }
 
@@ -181,7 +181,7 @@ enum URIFormat {
     /// RFC 3986 (`uri`, `uri-reference`) and RFC 3987 (`iri`, `iri-reference`) syntax.
     static func isURI(_ s: String, reference: Bool, international: Bool) -> Bool {
         let allowed = Set("-._~:/?#[]@!$&'()*+,;=%".utf8)
-        var u = Array(s.unicodeScalars)[...]
+        let u = Array(s.unicodeScalars)[...]
         for (k, c) in u.enumerated() {
             if c.isASCII {
                 let b = UInt8(c.value)
@@ -206,16 +206,23 @@ enum URIFormat {
         }
         if let authority = ref.authority {
             var host = Substring(authority)
-            if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+            if let at = host.firstIndex(of: "@") {
+                // userinfo: no second '@', no brackets.
+                let userinfo = host[..<at]
+                if userinfo.contains("[") || userinfo.contains("]") { return false }
+                host = host[host.index(after: at)...]
+                if host.contains("@") { return false }
+            }
             if host.hasPrefix("[") {
                 guard let close = host.firstIndex(of: "]") else { return false }
                 let literal = host[host.index(after: host.startIndex)..<close]
-                if !literal.hasPrefix("v") && !IPAddress.isIPv6(String(literal)) { return false }
+                if !(literal.hasPrefix("v") || literal.hasPrefix("V")) && !IPAddress.isIPv6(String(literal)) { return false }
                 host = host[host.index(after: close)...]
                 if !host.isEmpty { guard host.hasPrefix(":"), host.dropFirst().utf8.allSatisfy(FormatChecker.isDigit) else { return false } }
             } else {
                 if host.contains("[") || host.contains("]") { return false }
-                if let colon = host.lastIndex(of: ":") {
+                if let colon = host.firstIndex(of: ":") {
+                    // One port after the host; an unbracketed IPv6 address has several colons.
                     guard host[host.index(after: colon)...].utf8.allSatisfy(FormatChecker.isDigit) else { return false }
                 }
             }
@@ -223,7 +230,6 @@ enum URIFormat {
         if ref.path.contains("[") || ref.path.contains("]") || (ref.query ?? "").contains("[") || (ref.fragment ?? "").contains("#") {
             return false
         }
-        u = []
         return true
     }
 

@@ -2,10 +2,11 @@
 ///
 /// IDNA2008 is approximated from Unicode properties: a code point is allowed if it is a lowercase or
 /// other letter, a modifier letter, a non-enclosing mark or a decimal digit, plus RFC 5892's exception
-/// table and the CONTEXTO/CONTEXTJ rules. Bidi rules (RFC 5893) and the A-label length of U-labels are
-/// not checked.
+/// table and the CONTEXTO/CONTEXTJ rules. The Bidi rule (RFC 5893) uses bidirectional classes
+/// approximated from script blocks (Swift does not expose Bidi_Class). A-labels must be canonical
+/// Punycode, and U-labels must fit in 63 octets as A-labels.
 enum Hostname {
-    static func isHostname(_ s: String, international: Bool) -> Bool {
+    static func isHostname(_ s: String, international: Bool, idna: Bool) -> Bool {
         var name = s
         if international {
             // IDNA label separators: the full stop and its ideographic / fullwidth / halfwidth forms.
@@ -14,27 +15,44 @@ enum Hostname {
             return false
         }
         guard !name.isEmpty, name.utf8.count <= 253 || !name.unicodeScalars.allSatisfy(\.isASCII) else { return false }
+        var labels: [[Unicode.Scalar]] = []
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard isLabel(label, international: international) else { return false }
+            guard isLabel(label, international: international, idna: idna) else { return false }
+            if idna { labels.append(uLabel(label)) }
+        }
+        // RFC 5893: once any label is right-to-left, every label follows the Bidi rule.
+        if labels.contains(where: { $0.contains(where: { Bidi.of($0) == .rightToLeft }) }) {
+            return labels.allSatisfy(Bidi.satisfiesRule)
         }
         return true
     }
 
-    static func isLabel(_ label: Substring, international: Bool) -> Bool {
+    /// The label as code points, A-labels decoded.
+    static func uLabel(_ label: Substring) -> [Unicode.Scalar] {
+        if label.lowercased().hasPrefix("xn--"), let decoded = Punycode.decode(String(label.dropFirst(4))) { return decoded }
+        return Array(label.unicodeScalars)
+    }
+
+    static func isLabel(_ label: Substring, international: Bool, idna: Bool) -> Bool {
         guard !label.isEmpty else { return false }
         if label.unicodeScalars.allSatisfy(\.isASCII) {
             guard label.utf8.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-") else { return false }
             guard label.utf8.allSatisfy({ FormatChecker.isAlpha($0) || FormatChecker.isDigit($0) || $0 == UInt8(ascii: "-") }) else { return false }
             let u = Array(label.utf8)
-            if u.count >= 4, u[2] == UInt8(ascii: "-"), u[3] == UInt8(ascii: "-") {
+            if idna, u.count >= 4, u[2] == UInt8(ascii: "-"), u[3] == UInt8(ascii: "-") {
                 // Only A-labels ("xn--") may have hyphens in positions 3 and 4.
-                guard label.lowercased().hasPrefix("xn--"), let decoded = Punycode.decode(String(label.dropFirst(4))) else { return false }
+                guard label.lowercased().hasPrefix("xn--"), let decoded = Punycode.decode(String(label.dropFirst(4))),
+                    Punycode.encode(decoded)?.lowercased() == label.dropFirst(4).lowercased()
+                else { return false }
                 return isULabel(decoded)
             }
             return true
         }
         guard international else { return false }
-        return label.unicodeScalars.count <= 63 && isULabel(Array(label.unicodeScalars))
+        // The length limit applies to the label's A-label form.
+        let scalars = Array(label.unicodeScalars)
+        guard let encoded = Punycode.encode(scalars), encoded.utf8.count + 4 <= 63 else { return false }
+        return isULabel(scalars)
     }
 
     /// RFC 5891 section 5.4 and RFC 5892 on a decoded label.
@@ -104,7 +122,7 @@ enum Hostname {
     }
 }
 
-/// RFC 3492 Punycode decoding (the part after `xn--`).
+/// RFC 3492 Punycode (the part after `xn--`).
 enum Punycode {
     static func decode(_ input: String) -> [Unicode.Scalar]? {
         let bytes = Array(input.utf8)
@@ -147,6 +165,53 @@ enum Punycode {
         return scalars.count == output.count && !scalars.isEmpty ? scalars : nil
     }
 
+    /// RFC 3492 encoding (without the `xn--` prefix); nil on overflow.
+    static func encode(_ input: [Unicode.Scalar]) -> String? {
+        let values = input.map(\.value)
+        var output = String(String.UnicodeScalarView(input.filter(\.isASCII)))
+        let basicCount = UInt32(output.unicodeScalars.count)
+        var handled = basicCount
+        if basicCount > 0 { output += "-" }
+        var n: UInt32 = 128, delta: UInt32 = 0, bias: UInt32 = 72
+        while handled < UInt32(values.count) {
+            guard let m = values.filter({ $0 >= n }).min() else { return nil }
+            let (step, o1) = (m - n).multipliedReportingOverflow(by: handled + 1)
+            let (sum, o2) = delta.addingReportingOverflow(step)
+            if o1 || o2 { return nil }
+            delta = sum
+            n = m
+            for c in values {
+                if c < n {
+                    let (d, o) = delta.addingReportingOverflow(1)
+                    if o { return nil }
+                    delta = d
+                }
+                if c == n {
+                    var q = delta
+                    var k: UInt32 = 36
+                    while true {
+                        let t = k <= bias ? 1 : (k >= bias + 26 ? 26 : k - bias)
+                        if q < t { break }
+                        output.unicodeScalars.append(digit(t + (q - t) % (36 - t)))
+                        q = (q - t) / (36 - t)
+                        k += 36
+                    }
+                    output.unicodeScalars.append(digit(q))
+                    bias = adapt(delta, handled + 1, first: handled == basicCount)
+                    delta = 0
+                    handled += 1
+                }
+            }
+            delta += 1
+            n += 1
+        }
+        return output
+    }
+
+    static func digit(_ d: UInt32) -> Unicode.Scalar {
+        Unicode.Scalar(UInt8(d < 26 ? 0x61 + d : 0x30 + d - 26))
+    }
+
     static func digitValue(_ c: UInt8) -> UInt32? {
         switch c {
         case 0x61...0x7A: return UInt32(c - 0x61)
@@ -165,5 +230,43 @@ enum Punycode {
             k += 36
         }
         return k + 36 * delta / (delta + 38)
+    }
+}
+
+/// The RFC 5893 Bidi rule over bidirectional classes approximated from blocks and general categories.
+enum Bidi {
+    enum Class { case leftToRight, rightToLeft, europeanNumber, arabicNumber, nonspacingMark, neutral }
+
+    static func of(_ c: Unicode.Scalar) -> Class {
+        let v = c.value
+        switch v {
+        case 0x30...0x39, 0x6F0...0x6F9: return .europeanNumber
+        case 0x660...0x669, 0x66B, 0x66C: return .arabicNumber
+        default: break
+        }
+        if c.properties.generalCategory == .nonspacingMark || c.properties.generalCategory == .enclosingMark { return .nonspacingMark }
+        let rightToLeftBlocks: [ClosedRange<UInt32>] = [
+            0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
+        ]
+        let isLetter = c.properties.isAlphabetic || c.properties.numericType != nil
+        if rightToLeftBlocks.contains(where: { $0.contains(v) }) { return isLetter ? .rightToLeft : .neutral }
+        return isLetter ? .leftToRight : .neutral
+    }
+
+    static func satisfiesRule(_ label: [Unicode.Scalar]) -> Bool {
+        let classes = label.map(of)
+        guard let first = classes.first else { return false }
+        let significant = classes.reversed().first { $0 != .nonspacingMark }
+        switch first {
+        case .rightToLeft:
+            if classes.contains(.leftToRight) { return false }
+            if classes.contains(.europeanNumber) && classes.contains(.arabicNumber) { return false }
+            return [.rightToLeft, .europeanNumber, .arabicNumber].contains(significant)
+        case .leftToRight:
+            if classes.contains(.rightToLeft) || classes.contains(.arabicNumber) { return false }
+            return significant == .leftToRight || significant == .europeanNumber
+        default:
+            return false
+        }
     }
 }

@@ -9,8 +9,10 @@ enum FormatChecker {
         case "duration": return RFC3339.isDuration(s)
         case "ipv4": return IPAddress.isIPv4(s)
         case "ipv6": return IPAddress.isIPv6(s)
-        case "hostname": return Hostname.isHostname(s, international: false)
-        case "idn-hostname": return Hostname.isHostname(s, international: true)
+        case "hostname":
+            // Drafts 4 and 6 cite RFC 1123 alone; from draft 7 on, host names are also IDNA2008 A-labels.
+            return Hostname.isHostname(s, international: false, idna: draft >= .draft7)
+        case "idn-hostname": return Hostname.isHostname(s, international: true, idna: true)
         case "email": return Email.isEmail(s, international: false)
         case "idn-email": return Email.isEmail(s, international: true)
         case "uri": return URIFormat.isURI(s, reference: false, international: false)

@@ -16,16 +16,24 @@ public struct JSONSchemaValidator: Sendable {
     public struct Options: Sendable, Equatable {
         /// Check `format` values (date-time, email, ipv4, ...); unknown format names are still ignored.
         public var formatAssertion: Bool
-        /// `$ref` chains deeper than this are reported as a violation instead of overflowing the stack.
+        /// Nested schema evaluations (one per instance level and per `$ref` followed) deeper than this are
+        /// reported as a violation instead of overflowing the stack.
         public var maximumDepth: Int
 
-        public init(formatAssertion: Bool = false, maximumDepth: Int = 200) {
+        /// Draft 7 only (later drafts make these annotations): check that a string with
+        /// `contentEncoding: base64` decodes and that one with `contentMediaType: application/json` parses.
+        public var contentAssertion: Bool
+
+        public init(formatAssertion: Bool = false, contentAssertion: Bool = false, maximumDepth: Int = 200) {
             self.formatAssertion = formatAssertion
+            self.contentAssertion = contentAssertion
             self.maximumDepth = maximumDepth
         }
     }
 
     let root: SchemaNode
+    /// The root schema's patterns, compiled (and JIT-compiled) once for every `validate` call.
+    let compiledPatterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]
     /// The documents `$ref`s resolve against, including the schema itself.
     public private(set) var registry: SchemaRegistry
     public let options: Options
@@ -44,11 +52,35 @@ public struct JSONSchemaValidator: Sendable {
         self.registry = registry
         self.root = SchemaNode(value: schema, base: URIReference.split(baseURI).base, draft: defaultDraft)
         self.options = options
+        var patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>] = [:]
+        JSONSchemaValidator.collectPatterns(in: schema, into: &patterns)
+        self.compiledPatterns = patterns
+    }
+
+    /// Compiles every `pattern` string and `patternProperties` key found in the schema (a value that is
+    /// data rather than a schema may be compiled needlessly; that costs time, never correctness).
+    static func collectPatterns(in value: JSONValue, into patterns: inout [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
+        switch value {
+        case .object(let o):
+            var sources: [String] = []
+            if let p = o["pattern"]?.stringValue { sources.append(p) }
+            if let pp = o["patternProperties"]?.objectValue { sources.append(contentsOf: pp.keys) }
+            for source in sources where patterns[source] == nil {
+                do { patterns[source] = .success(try PCRE2SchemaPattern(ecmaPattern: source)) } catch {
+                    patterns[source] = .failure(error)
+                }
+            }
+            for (_, member) in o { collectPatterns(in: member, into: &patterns) }
+        case .array(let items):
+            for item in items { collectPatterns(in: item, into: &patterns) }
+        default:
+            break
+        }
     }
 
     /// Every violation of the schema by `instance`; empty when the instance is valid.
     public func validate(_ instance: JSONValue) -> [JSONSchemaViolation] {
-        let evaluation = SchemaEvaluation(registry: registry, options: options)
+        let evaluation = SchemaEvaluation(registry: registry, options: options, patterns: compiledPatterns)
         var errors: [JSONSchemaViolation] = []
         _ = evaluation.evaluate(root, instance, "", "", &errors)
         return errors

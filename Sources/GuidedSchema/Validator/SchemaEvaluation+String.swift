@@ -1,3 +1,5 @@
+import Foundation
+
 extension SchemaEvaluation {
     /// `minLength`, `maxLength` (in Unicode code points), `pattern` and `format`.
     func evaluateString(_ s: String, _ c: inout KeywordContext, _ errors: inout [JSONSchemaViolation]) {
@@ -20,13 +22,31 @@ extension SchemaEvaluation {
                 c.fail("pattern", "the pattern \(source) cannot be compiled (offset \(e.offset): \(e.message))", &errors)
             }
         }
-        if options.formatAssertion, let format = c["format"]?.stringValue,
+        if options.formatAssertion || c.node.formatAssertionVocabulary, let format = c["format"]?.stringValue,
             let ok = FormatChecker.check(format, s, draft: c.draft, patternCompiles: { [unowned self] in
                 if case .success = self.pattern($0) { return true } else { return false }
             }),
             !ok
         {
             c.fail("format", "\(SchemaEvaluation.describe(.string(s))) is not a valid \(format)", &errors)
+        }
+        if options.contentAssertion, c.draft == .draft7 { evaluateContent(s, &c, &errors) }
+    }
+
+    /// Draft 7's `contentEncoding` (base64) and `contentMediaType` (application/json) as assertions.
+    func evaluateContent(_ s: String, _ c: inout KeywordContext, _ errors: inout [JSONSchemaViolation]) {
+        var bytes = Array(s.utf8)
+        if let encoding = c["contentEncoding"]?.stringValue, encoding.lowercased() == "base64" {
+            guard let data = Data(base64Encoded: s) else {
+                c.fail("contentEncoding", "\(SchemaEvaluation.describe(.string(s))) is not base64", &errors)
+                return
+            }
+            bytes = [UInt8](data)
+        }
+        if let mediaType = c["contentMediaType"]?.stringValue, mediaType.lowercased().hasPrefix("application/json") {
+            do { _ = try JSONParser.parse(bytes: bytes) } catch {
+                c.fail("contentMediaType", "the content is not JSON: \(error.description)", &errors)
+            }
         }
     }
 }

@@ -8,9 +8,10 @@ final class SchemaEvaluation {
     var dynamicScope: [String] = []
     var depth = 0
 
-    init(registry: SchemaRegistry, options: JSONSchemaValidator.Options) {
+    init(registry: SchemaRegistry, options: JSONSchemaValidator.Options, patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
         self.registry = registry
         self.options = options
+        self.patterns = patterns
     }
 
     /// Evaluates `node` against `instance`; nil when it fails (after appending at least one violation to
@@ -33,7 +34,7 @@ final class SchemaEvaluation {
             applyMetaSchema(metaSchema, to: &n)
         }
         guard depth < options.maximumDepth else {
-            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema references nest deeper than \(options.maximumDepth) (a reference cycle that consumes no input?)"))
+            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"))
             return nil
         }
         depth += 1
@@ -73,7 +74,10 @@ final class SchemaEvaluation {
         instancePath: String, _ errors: inout [JSONSchemaViolation]
     ) -> EvaluatedLocations? {
         evaluate(
-            SchemaNode(value: schema, base: context.node.base, draft: context.node.draft, validationVocabulary: context.node.validationVocabulary),
+            SchemaNode(
+                value: schema, base: context.node.base, draft: context.node.draft,
+                validationVocabulary: context.node.validationVocabulary,
+                formatAssertionVocabulary: context.node.formatAssertionVocabulary),
             instance, instancePath,
             context.schemaPath + path, &errors)
     }
@@ -91,6 +95,7 @@ final class SchemaEvaluation {
         node.draft = meta.draft
         if let vocabularies = meta.value["$vocabulary"]?.objectValue {
             node.validationVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/validation") }
+            node.formatAssertionVocabulary = vocabularies.keys.contains { $0.hasSuffix("/vocab/format-assertion") }
         }
     }
 

@@ -7,6 +7,9 @@ struct SchemaNode: Sendable {
     /// False under a meta-schema whose `$vocabulary` leaves out the validation vocabulary: then `type`,
     /// `minimum`, `required`, ... are annotations only. Applicators still apply.
     var validationVocabulary = true
+    /// True under a meta-schema that lists the format-assertion vocabulary: `format` then asserts even
+    /// when `Options.formatAssertion` is off.
+    var formatAssertionVocabulary = false
 
     /// The node as seen from inside: an identifier (`$id`, draft 4 `id`) moves the base URI, and a
     /// `$schema` naming a known dialect switches the dialect. A `$ref` sibling hides the identifier in

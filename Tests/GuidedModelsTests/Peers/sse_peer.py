@@ -9,6 +9,9 @@ run leaves nothing behind.
 import argparse
 import json
 import os
+import shutil
+import signal
+import socket
 import sys
 import threading
 import time
@@ -46,15 +49,28 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        if self.path == "/__requests":
+        # /__requests?id=T: the requests a test sent (tagged with its X-Test-Id header)
+        # /__closed_port: a port nothing listens on (bound, then released)
+        if self.path.startswith("/__requests"):
+            wanted = self.path.partition("?id=")[2]
             with LOCK:
-                body = json.dumps(RECORDED).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(body)
+                body = json.dumps([r for r in RECORDED if r["headers"].get("x-test-id", "") == wanted]).encode()
+            self.json_bytes(body)
+        elif self.path == "/__closed_port":
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+            s.close()
+            self.json_bytes(json.dumps({"port": port}).encode())
         else:
             self.send_error(404)
+
+    def json_bytes(self, body):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
@@ -139,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 5
+        # generous: under a loaded test run the client's task may wait long for a thread
+        deadline = time.time() + 60
         while signal and not os.path.exists(signal) and time.time() < deadline:
             time.sleep(0.01)
         last = "after-signal" if signal and os.path.exists(signal) else "timed-out"
@@ -149,7 +166,7 @@ class Handler(BaseHTTPRequestHandler):
         signal = self.headers.get("X-Signal-File", "")
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="first") + "\n\n")
-        deadline = time.time() + 10
+        deadline = time.time() + 90
         try:
             while time.time() < deadline:
                 time.sleep(0.05)
@@ -217,6 +234,22 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
         self.write("data: " + chunk(content=" answ"))  # cut inside an event, then the connection closes
 
+    def raw_chunked(self, events):
+        # HTTP/1.1 chunked framing written by hand, then the socket closes without the final 0-size chunk:
+        # to the client this is a connection lost mid-body, not a clean end.
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        for e in events:
+            data = ("data: " + e + "\n\n").encode()
+            self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        self.wfile.flush()
+        self.close_connection = True
+
+    def s_lost_chunked(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="partial")])
+
+    def s_lost_after_finish(self, stream):
+        self.raw_chunked([chunk(role="assistant", content="all"), chunk(finish="stop")])
+
     def s_error_midstream(self, stream):
         self.sse_head()
         self.write("data: " + chunk(role="assistant", content="partial") + "\n\n")
@@ -243,6 +276,36 @@ class Handler(BaseHTTPRequestHandler):
         self.write("data: " + chunk(finish="tool_calls") + "\n\n")
         self.write("data: [DONE]\n\n")
 
+    def s_silent(self, stream):
+        # headers, then nothing for 30 s: the client's idle timeout must fire first
+        self.sse_head()
+        time.sleep(30)
+
+    def s_ollama(self, stream):
+        # Ollama's native /api/chat: one JSON object, or NDJSON lines ending with "done": true
+        final = {"model": "peer", "created_at": "2026-01-01T00:00:00Z",
+                 "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                 "prompt_eval_count": 7, "eval_count": 3}
+        if not stream:
+            whole = dict(final)
+            whole["message"] = {"role": "assistant", "content": "{\"a\": 1}",
+                                "tool_calls": [{"function": {"name": "f", "arguments": {"x": 1}}}]}
+            self.json(200, whole)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+        for piece in ["{\"a\"", ": 1}"]:
+            self.write(json.dumps({"model": "peer", "message": {"role": "assistant", "content": piece},
+                                   "done": False}) + "\n")
+        self.write(json.dumps(final))  # the last line without its newline is still whole
+
+    def s_ollama_cut(self, stream):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.end_headers()
+        self.write(json.dumps({"model": "peer", "message": {"role": "assistant", "content": "x"}, "done": False}) + "\n")
+
     def s_nodone(self, stream):
         # ends with a finish reason but no [DONE]: complete (some servers do this)
         self.sse_head()
@@ -252,9 +315,22 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port-file", required=True)
-    ap.add_argument("--lifetime", type=float, default=120)
+    ap.add_argument("--lifetime", type=float, default=600)
     args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    # The test process may spawn us with signals blocked (the mask is inherited): unblock and exit on TERM.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    workdir = os.path.dirname(os.path.abspath(args.port_file))
+
+    def leave(*_):
+        # The port file's directory is the test's scratch space (signal files): remove it on the way out.
+        shutil.rmtree(workdir, ignore_errors=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, leave)
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 128  # the tests connect concurrently; the default backlog of 5 refuses some
+
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     parent = os.getppid()
 
@@ -262,7 +338,7 @@ def main():
         end = time.time() + args.lifetime
         while time.time() < end and os.getppid() == parent:
             time.sleep(0.2)
-        os._exit(0)
+        leave()
 
     threading.Thread(target=watchdog, daemon=True).start()
     tmp = args.port_file + ".tmp"
