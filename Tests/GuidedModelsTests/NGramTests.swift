@@ -79,7 +79,7 @@ struct NGramTests {
         let inputs = [try SessionFixture.tokenizer.encode("The baker"), try SessionFixture.tokenizer.encode("In winter the")]
         var contexts = [backend.makeContext(), backend.makeContext()]
         var rows = [Float](repeating: 0, count: width * 2)
-        try rows.withUnsafeMutableBufferPointer { try backend.appendSequentially(inputs, to: &contexts, logits: $0) }
+        try rows.withUnsafeMutableBufferPointer { try backend.append(inputs, to: &contexts, logits: $0) }
         for i in 0..<2 {
             var single = backend.makeContext()
             var one = [Float](repeating: 0, count: width)

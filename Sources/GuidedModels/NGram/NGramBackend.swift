@@ -71,3 +71,10 @@ public struct NGramBackend: LogitsBackend {
         model.fillLogits(previous: context.previous, last: context.last, into: logits)
     }
 }
+
+extension NGramBackend: BatchLogitsBackend {
+    /// The n-gram model has no batched kernel: the sequences are advanced one after the other.
+    public func append(_ tokens: [[Int]], to contexts: inout [Context], logits: UnsafeMutableBufferPointer<Float>) throws {
+        try appendSequentially(tokens, to: &contexts, logits: logits)
+    }
+}
