@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
         .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
-        .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"]),
+        .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"], exclude: ["Peers"]),
     ]
 )

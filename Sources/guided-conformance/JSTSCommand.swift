@@ -1,7 +1,89 @@
-// Placeholder until its issue lands.
+import Foundation
+import GuidedDecoding
+
+/// `guided-conformance jsts DIR --vocab FILE [--preset qwen2] [--draft NAME]...`: the JSON Schema Test
+/// Suite through the schema compiler and the mask engine. Per test: compile the schema, serialize `data`
+/// compactly, feed it token by token. A valid instance must be accepted to the end with stopping
+/// allowed; an invalid one must be rejected or not allowed to stop; a refused schema counts as refused.
 enum JSTSCommand {
+    struct Counts {
+        var total = 0, passed = 0, refused = 0, falseNegatives = 0, falsePositives = 0
+        mutating func add(_ o: Counts) {
+            total += o.total; passed += o.passed; refused += o.refused
+            falseNegatives += o.falseNegatives; falsePositives += o.falsePositives
+        }
+        var line: String { "\(passed)/\(total) passed, \(refused) refused, \(falseNegatives) false negatives, \(falsePositives) false positives" }
+    }
+
     static func run(_ args: [String]) -> Int32 {
-        FileHandleOutput.standardError("guided-conformance: this command is not implemented yet\n")
-        return 2
+        let o: JSTSOptions
+        do { o = try JSTSOptions.parse(args, command: "jsts") } catch {
+            FileHandleOutput.standardError("guided-conformance jsts: \(error.message)\n"); return 2
+        }
+        let tokenizer: Tokenizer
+        let index: VocabularyIndex
+        do {
+            tokenizer = try o.loadTokenizer()
+            index = try VocabularyIndex(tokenizer.vocabulary)
+        } catch {
+            FileHandleOutput.standardError("guided-conformance jsts: \(error)\n"); return 2
+        }
+        let encoder = tokenizer.makeEncoder()
+        var mask = [UInt32](repeating: 0, count: index.maskWords)
+        let fm = FileManager.default
+        let drafts = o.drafts.isEmpty
+            ? ["draft4", "draft6", "draft7", "draft2019-09", "draft2020-12"].filter { fm.fileExists(atPath: o.directory + "/" + $0) }
+            : o.drafts
+        var required = Counts(), optional = Counts()
+        for draftName in drafts {
+            guard let draft = JSONSchemaDraft(rawValue: draftName) else {
+                FileHandleOutput.standardError("guided-conformance jsts: unknown draft '\(draftName)'\n"); return 2
+            }
+            let root = URL(fileURLWithPath: o.directory).appendingPathComponent(draftName)
+            let files = (fm.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+                .filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
+            var draftRequired = Counts(), draftOptional = Counts()
+            var options = JSONSchemaCompileOptions(defaultDraft: draft)
+            if o.lenientFormats { options.unknownFormats = .ignore }
+            for file in files {
+                let relative = String(file.path.dropFirst(root.path.count + 1))
+                let isOptional = relative.hasPrefix("optional/")
+                var c = Counts()
+                guard let text = try? String(contentsOf: file, encoding: .utf8), case .array(let groups)? = try? JSONParser.parse(text) else {
+                    FileHandleOutput.standardError("guided-conformance jsts: cannot read \(file.path)\n"); continue
+                }
+                for group in groups {
+                    guard let schema = group["schema"], case .array(let tests)? = group["tests"] else { continue }
+                    var compiled: CompiledGrammar? = nil
+                    var emptyLanguage = false
+                    do {
+                        let g = try JSONSchemaCompiler.compile(schema, options: options)
+                        do { compiled = try CompiledGrammar(g, vocabulary: index) } catch {
+                            if error == .emptyLanguage { emptyLanguage = true }
+                        }
+                    } catch {}
+                    for test in tests {
+                        guard let data = test["data"], case .bool(let valid)? = test["valid"] else { continue }
+                        c.total += 1
+                        guard compiled != nil || emptyLanguage else { c.refused += 1; continue }
+                        var accepted = false
+                        if let compiled, let tokens = try? encoder.encode(data.serialized(.compact)) {
+                            var times: [Double] = []
+                            var first: Double? = nil
+                            accepted = JSTSFeeder.accepts(compiled, tokens: tokens, mask: &mask, times: &times, firstMaskTime: &first)
+                        }
+                        if accepted == valid { c.passed += 1 } else if valid { c.falseNegatives += 1 } else { c.falsePositives += 1 }
+                    }
+                }
+                print("\(draftName)/\(relative): \(c.line)")
+                if isOptional { draftOptional.add(c) } else { draftRequired.add(c) }
+            }
+            print("\(draftName) required: \(draftRequired.line)")
+            print("\(draftName) optional: \(draftOptional.line)")
+            required.add(draftRequired)
+            optional.add(draftOptional)
+        }
+        print("jsts: required \(required.passed)/\(required.total) passed, \(required.falsePositives) false positives; optional \(optional.passed)/\(optional.total) passed, \(optional.falsePositives) false positives")
+        return required.falsePositives + optional.falsePositives == 0 ? 0 : 1
     }
 }

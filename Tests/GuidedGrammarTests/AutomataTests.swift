@@ -57,6 +57,29 @@ import Testing
         #expect(both.stateCount == 4)  // 0, 1, 2 or 3 characters read
     }
 
+    static let repeatCases: [(String, Int, Int?)] = [
+        ("[a-c]", 0, 3), ("[a-c]", 2, 2), ("[a-c]", 1, nil), (".", 0, 5), (".", 3, nil), ("\\p{Lu}", 1, 4),
+        ("a|ab", 0, 3), ("a|ab", 2, nil), ("x*y?", 1, 3), ("", 0, 2), ("ab", 0, 0),
+    ]
+
+    /// `repeated` (direct for one-character languages, through an NFA otherwise) agrees with the
+    /// DFA of the repeat expression.
+    @Test func repeatedMatchesRepeatExpression() throws {
+        for (pattern, lo, hi) in Self.repeatCases {
+            let one = try RegexLowering.compile(pattern, dialect: .grammar)
+            let direct = try ByteDFA(one).repeated(min: lo, max: hi)
+            let reference = try ByteDFA(.repeat(one, min: lo, max: hi))
+            #expect(try direct.isSubset(of: reference) && reference.isSubset(of: direct), "\(pattern){\(lo),\(hi.map(String.init) ?? "")}")
+        }
+        #expect(try ByteDFA(.literal("a")).repeated(min: 3, max: 2).isEmpty)
+        #expect(try ByteDFA.emptyLanguage.repeated(min: 0, max: 2).matches(""))
+        #expect(try ByteDFA(CodePointSet.all.utf8Expression).isPrefixFree)
+        #expect(try !ByteDFA(.literal("a")).repeated(min: 1, max: nil).isPrefixFree)
+        #expect(throws: AutomatonError.tooManyStates(limit: 100)) {
+            try ByteDFA(.literal("ab")).repeated(min: 0, max: 60, limits: AutomatonLimits(maxDFAStates: 100))
+        }
+    }
+
     @Test func ruleInliningAndRecursion() throws {
         var g = Grammar(startName: "root")
         let digit = g.addRule(name: "digit", body: .byteRange(0x30...0x39))

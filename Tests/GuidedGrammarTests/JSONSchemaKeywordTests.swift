@@ -71,6 +71,17 @@ import GuidedSchema
                    accept: ["{\"p\":\"x\",\"q\":\"y\"}"], reject: ["{\"p\":1}", "{\"p\":\"x\",\"q\":2}"]),
         SchemaCase(schema: #"{"$schema":"http://json-schema.org/draft-04/schema#","type":"number","minimum":5,"exclusiveMinimum":true}"#, accept: ["6", "5.5"], reject: ["5", "4"]),
         SchemaCase(schema: ##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"i":{"type":"integer"}},"$ref":"#/definitions/i","type":"string"}"##, accept: ["1"], reject: ["\"a\""]),
+        // patterns (ECMA-262, unanchored, over decoded characters)
+        SchemaCase(schema: #"{"type":"string","pattern":"^[a-z]+-\\d{2}$"}"#, accept: ["\"ab-12\""], reject: ["\"ab-1\"", "\"Ab-12\"", "\"ab-123\""]),
+        SchemaCase(schema: #"{"type":"string","pattern":"x\"y"}"#, accept: ["\"x\\\"y\"", "\"_x\\\"y_\""], reject: ["\"xy\""]),
+        SchemaCase(schema: #"{"type":"string","pattern":"^a","maxLength":3,"minLength":2}"#, accept: ["\"ab\"", "\"abc\""], reject: ["\"a\"", "\"abcd\"", "\"ba\""]),
+        SchemaCase(schema: #"{"type":"string","pattern":"^[0-9]+$","format":"ipv4"}"#, accept: [], reject: ["\"1.2.3.4\"", "\"12\""]),
+        SchemaCase(schema: #"{"enum":["ab","b1","c"],"pattern":"\\d"}"#, accept: ["\"b1\""], reject: ["\"ab\"", "\"c\""]),
+        SchemaCase(schema: #"{"type":"string","pattern":"^a","not":{"const":"ab"}}"#, accept: ["\"a\"", "\"abc\""], reject: ["\"ab\"", "\"b\""]),
+        SchemaCase(schema: #"{"type":"object","patternProperties":{"^x-":{"type":"integer"},"y$":{"minimum":5}},"additionalProperties":false}"#,
+                   accept: ["{}", "{\"x-a\":1}", "{\"ay\":7}", "{\"x-y\":6}"], reject: ["{\"x-a\":\"s\"}", "{\"x-y\":4}", "{\"b\":1}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"x-a":{"type":"string"}},"patternProperties":{"^x-":{"maxLength":1}}}"#,
+                   accept: ["{\"x-a\":\"s\"}", "{\"x-b\":2}", "{\"q\":[]}"], reject: ["{\"x-a\":\"ss\"}", "{\"x-a\":1}", "{\"x-b\":\"ss\"}"]),
         // formats
         SchemaCase(schema: #"{"type":"string","format":"date"}"#, accept: ["\"2024-02-29\"", "\"2000-02-29\"", "\"1999-12-31\""], reject: ["\"1900-02-29\"", "\"2023-02-29\"", "\"2024-04-31\"", "\"2024-1-01\""]),
         SchemaCase(schema: #"{"type":"string","format":"date-time"}"#, accept: ["\"2024-01-02T03:04:05Z\"", "\"2024-01-02t03:04:05.123+05:30\""], reject: ["\"2024-01-02 03:04:05Z\"", "\"2024-01-02T24:00:00Z\"", "\"2024-01-02T03:04:05\""]),

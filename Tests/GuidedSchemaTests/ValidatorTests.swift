@@ -85,6 +85,16 @@ import Testing
         ])
     }
 
+    @Test func uncheckableKeywordsFailEvenUnderDiscardingApplicators() throws {
+        // Without this, `not` would turn an unresolvable reference into an accepted instance.
+        #expect(try violations(#"{"not": {"$ref": "http://example.com/missing.json"}}"#, "1") == [
+            "at the root: cannot resolve the reference http://example.com/missing.json (no such schema is registered) (schema /not/$ref)"
+        ])
+        #expect(try violations(#"{"anyOf": [{"pattern": "(?i)x"}, true]}"#, #""x""#) == [
+            "at the root: the pattern (?i)x cannot be compiled (offset 0: '(?' group syntax that ECMA-262 does not have) (schema /anyOf/0/pattern)"
+        ])
+    }
+
     @Test func dynamicRefExtendsATree() throws {
         var registry = SchemaRegistry()
         registry.register(try JSONParser.parse(#"""
@@ -99,6 +109,17 @@ import Testing
         // The misspelt member fails the nested schema; that failure drops the nested annotations, so the
         // outer `unevaluatedProperties` also reports `children`.
         #expect(validator.validate(try JSONParser.parse(#"{"children": [{"daat": 1}]}"#)).map(\.instancePath) == ["/children/0/daat", "/children"])
+    }
+
+    @Test func deepNestingIsValidatedOrRefusedNeverCrashes() throws {
+        let validator = JSONSchemaValidator(schema: try JSONParser.parse(##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##))
+        let depth = 60  // 3 evaluation levels per array level (anyOf branch, items, $ref)
+        let deep = try JSONParser.parse(String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))
+        #expect(validator.isValid(deep))
+        let tooDeep = try JSONParser.parse(String(repeating: "[", count: 500) + "1" + String(repeating: "]", count: 500))
+        let violations = validator.validate(tooDeep)
+        #expect(!violations.isEmpty)
+        #expect(violations.contains { $0.message.hasPrefix("schema evaluation nests deeper than 200 levels") })
     }
 
     @Test func formatsWhenAsserted() throws {

@@ -10,7 +10,7 @@ extension ByteDFA {
     /// inlined, and so are small ones with several predecessors. Either way the expression accepts
     /// exactly the DFA's language.
     public func grammarExpr(into grammar: inout Grammar, name: String,
-                            maxExpressionSize: Int = 8192, maxEliminationStates: Int = 2000) -> GrammarExpr {
+                            maxExpressionSize: Int = 8192, maxEliminationStates: Int = 400) -> GrammarExpr {
         if stateCount <= maxEliminationStates, let e = eliminatedExpression(budget: maxExpressionSize) { return e }
         return ruleExpression(into: &grammar, name: name)
     }

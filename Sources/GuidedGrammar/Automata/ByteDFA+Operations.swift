@@ -251,7 +251,8 @@ extension ByteDFA {
         let sinkBlock = blockOf[sink]
         for s in 0..<n where live[s] {
             let b = blockOf[s]
-            precondition(b != sinkBlock, "a live state cannot be equivalent to the dead state")
+            // A live state can reach acceptance, so it is never equivalent to the dead sink.
+            assert(b != sinkBlock, "a live state cannot be equivalent to the dead state")
             if number[b] < 0 { number[b] = next; next += 1 }
             result[s] = number[b]
         }

@@ -26,7 +26,13 @@ struct ByteNFA {
 
     var stateCount: Int { epsilon.count }
 
-    private mutating func newState() throws(AutomatonError) -> Int32 {
+    /// An empty NFA, for builders that add states themselves.
+    init(limit: Int) {
+        self.limit = limit
+        self.grammar = nil
+    }
+
+    mutating func newState() throws(AutomatonError) -> Int32 {
         guard epsilon.count < limit else { throw .tooManyNFAStates(limit: limit) }
         epsilon.append([])
         edges.append([])

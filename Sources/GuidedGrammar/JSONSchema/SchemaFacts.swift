@@ -65,15 +65,12 @@ struct ContainsClause: Sendable {
 /// One schema object's view of members: declared properties and the schema of everything else.
 struct ObjectPart: Sendable {
     var properties: [(name: String, node: Int)]
+    /// `patternProperties`: ECMA-262 patterns over names, with their schemas.
+    var patterns: [(source: String, node: Int)] = []
     /// `additionalProperties`; nil when absent.
     var additional: Int?
     var pointer: String
 
-    /// The schema this part gives the member `key`; nil when the part leaves it unconstrained.
-    func node(for key: String) -> Int? {
-        if let p = properties.first(where: { $0.name == key }) { return p.node }
-        return additional
-    }
 }
 
 /// Everything the schema objects of one conjunction say about an instance, merged: the result of `allOf`,
@@ -137,7 +134,7 @@ struct SchemaFacts: Sendable {
         !unsatisfiable && types == .all && enumValues == nil && excluded.isEmpty && lower == nil && upper == nil
             && multipleOf.isEmpty && minLength == 0 && maxLength == nil && patterns.isEmpty && formats.isEmpty
             && arrayParts.allSatisfy({ $0.prefix.isEmpty && $0.rest == nil }) && minItems == 0 && maxItems == nil
-            && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.additional == nil })
+            && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
             && propertyNames.isEmpty && forbiddenKeys.isEmpty
     }

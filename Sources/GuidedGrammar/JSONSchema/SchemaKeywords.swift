@@ -17,7 +17,7 @@ enum SchemaKeywords {
         case "items": return draft == .draft2020_12 ? .schema : .schemaOrArray
         case "properties", "patternProperties", "definitions": return .schemaMap
         case "$defs", "dependentSchemas": return draft.level >= JSONSchemaDraft.draft2019_09.level ? .schemaMap : nil
-        case "dependencies": return draft.level <= JSONSchemaDraft.draft7.level ? .schemaMap : nil
+        case "dependencies": return .schemaMap
         case "allOf", "anyOf", "oneOf": return .schemaArray
         case "prefixItems": return draft == .draft2020_12 ? .schemaArray : nil
         default: return nil
@@ -28,9 +28,11 @@ enum SchemaKeywords {
     static func isInert(_ key: String, draft: JSONSchemaDraft) -> Bool {
         switch key {
         case "$schema", "$comment", "title", "description", "default", "examples", "readOnly", "writeOnly",
-             "deprecated", "contentMediaType", "contentEncoding", "contentSchema", "$vocabulary",
+             "deprecated", "contentSchema", "$vocabulary",
              "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$defs", "definitions":
             return true
+        // Content keywords only annotate from 2019-09 on; draft 6/7 let validators assert them.
+        case "contentMediaType", "contentEncoding": return draft.level >= JSONSchemaDraft.draft2019_09.level || draft == .draft4
         case "$id": return draft.level >= JSONSchemaDraft.draft6.level
         case "id": return draft == .draft4
         default: return false
@@ -43,6 +45,7 @@ enum SchemaKeywords {
         case "unevaluatedProperties", "unevaluatedItems": return draft.level >= JSONSchemaDraft.draft2019_09.level
         case "$recursiveRef": return draft == .draft2019_09
         case "$dynamicRef": return draft == .draft2020_12
+        case "contentMediaType", "contentEncoding": return draft == .draft6 || draft == .draft7
         default: return false
         }
     }

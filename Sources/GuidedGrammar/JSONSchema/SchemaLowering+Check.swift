@@ -57,7 +57,13 @@ extension SchemaLowering {
             if count < f.minLength { return .invalid }
             if let m = f.maxLength, count > m { return .invalid }
             var r = Verdict.valid
-            if !f.patterns.isEmpty { r = .unknown }
+            for p in f.patterns {
+                switch patternMatches(p.source, s) {
+                case true?: continue
+                case false?: return .invalid
+                case nil: r = .unknown
+                }
+            }
             for fm in f.formats {
                 guard let e = JSONFormats.content(fm.name) else {
                     if options.unknownFormats == .ignore { continue }
@@ -102,8 +108,7 @@ extension SchemaLowering {
             }
             var r = Verdict.valid
             for (k, x) in o {
-                var nodes: [Int] = []
-                for p in f.objectParts { if let n = p.node(for: k) { nodes.append(n) } }
+                guard let nodes = try? memberNodes(f, k) else { r = r && .unknown; continue }
                 r = r && check(x, nodes.map { Conjunct(node: $0, full: true) }, depth: depth + 1)
                 for pn in f.propertyNames { r = r && check(.string(k), [Conjunct(node: pn, full: true)], depth: depth + 1) }
                 if r == .invalid { return .invalid }
@@ -189,14 +194,12 @@ extension SchemaLowering {
     /// Objects are disjoint when one requires a member the other forbids, or both require a member whose
     /// values are disjoint (a discriminator).
     mutating func objectsDisjoint(_ a: SchemaFacts, _ b: SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
-        func nodes(_ f: SchemaFacts, _ k: String) -> [Conjunct] {
-            var out: [Conjunct] = []
-            for p in f.objectParts { if let n = p.node(for: k) { out.append(Conjunct(node: n, full: true)) } }
-            return out
+        func nodes(_ f: SchemaFacts, _ k: String) throws(JSONSchemaCompileError) -> [Conjunct] {
+            try memberNodes(f, k).map { Conjunct(node: $0, full: true) }
         }
         func forbids(_ f: SchemaFacts, _ k: String) throws(JSONSchemaCompileError) -> Bool {
             if f.forbiddenKeys.contains(k) { return true }
-            let ns = nodes(f, k)
+            let ns = try nodes(f, k)
             if ns.isEmpty { return false }
             let (fl, fc) = try analyze(SchemaLowering.normalize(ns))
             return fl.unsatisfiable || fc.unsatisfiable
@@ -206,7 +209,7 @@ extension SchemaLowering {
         for k in a.required where try forbids(b, k) { return true }
         for k in b.required where try forbids(a, k) { return true }
         for k in a.required where b.required.contains(k) {
-            let na = nodes(a, k), nb = nodes(b, k)
+            let na = try nodes(a, k), nb = try nodes(b, k)
             if !na.isEmpty, !nb.isEmpty, try disjoint(na, nb, depth: depth + 1) { return true }
         }
         return false

@@ -111,8 +111,7 @@ extension SchemaLowering {
             }
             var value: GrammarExpr = .nothing
             if !forbidden {
-                var nodes: [Int] = []
-                for p in parts { if let n = p.node(for: name) { nodes.append(n) } }
+                let nodes = try memberNodes(f, name)
                 value = try elementExpr(nodes)
                 if value.isNothing { forbidden = true }
                 else if !nodes.isEmpty {
@@ -126,7 +125,6 @@ extension SchemaLowering {
 
         // Undeclared members.
         var undeclaredLimit = 0
-        var undeclaredValue: GrammarExpr = .nothing
         var extraKeys: [String] = []
         if undeclaredDefaultAllowed {
             let additionalNodes = parts.compactMap(\.additional)
@@ -136,8 +134,7 @@ extension SchemaLowering {
                 let (flat, facts) = try analyze(key)
                 satisfiable = !(flat.unsatisfiable || facts.unsatisfiable)
             }
-            if satisfiable {
-                undeclaredValue = try elementExpr(additionalNodes)
+            if satisfiable || !parts.allSatisfy({ $0.patterns.isEmpty }) {
                 undeclaredLimit = options.maxUndeclaredProperties
             }
         }
@@ -169,10 +166,16 @@ extension SchemaLowering {
             }
         }
         for name in extraKeys {
-            members.append(Member(name: name, value: undeclaredValue, required: false, forbidden: false))
+            members.append(Member(name: name, value: try elementExpr(try memberNodes(f, name)), required: false, forbidden: false))
         }
-        let undeclaredKey: GrammarExpr = undeclaredLimit > 0
-            ? .seq([.literal("\""), notIn(names + extraKeys), .literal("\"")]) : .nothing
+        var undeclaredMember: GrammarExpr = .nothing
+        if undeclaredLimit > 0 {
+            undeclaredMember = try undeclaredMembers(f, excluding: names + extraKeys, defaultAllowed: undeclaredDefaultAllowed)
+        } else if !parts.allSatisfy({ $0.patterns.isEmpty }), f.propertyNames.isEmpty {
+            // additionalProperties: false (or the forbid option) still admits names matching patterns.
+            undeclaredMember = try undeclaredMembers(f, excluding: names, defaultAllowed: false)
+            if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
+        }
 
         // Dependencies between members, by index.
         var index: [String: Int] = [:]
@@ -194,7 +197,6 @@ extension SchemaLowering {
         var pending: [(State, RuleID)] = []
         let limit = options.limits.maxObjectStates
         let memberExprs = members.map { GrammarExpr.seq([JSONText.quoted($0.name), colon, $0.value]) }
-        let undeclaredMember = GrammarExpr.seq([undeclaredKey, colon, undeclaredValue])
         let pointer = f.objectPointer
         var overflow = false
 
@@ -247,5 +249,73 @@ extension SchemaLowering {
             throw JSONSchemaCompileError(.tooComplex, keyword: "properties", pointer: pointer, detail: "member automaton over \(limit) states")
         }
         return .seq([.literal("{"), ws, start])
+    }
+}
+
+extension SchemaLowering {
+    /// The schemas that apply to member `key`: per part, its declared property, else every matching
+    /// `patternProperties` schema, else its `additionalProperties`.
+    mutating func memberNodes(_ f: SchemaFacts, _ key: String) throws(JSONSchemaCompileError) -> [Int] {
+        var out: [Int] = []
+        for p in f.objectParts {
+            if let d = p.properties.first(where: { $0.name == key }) { out.append(d.node); continue }
+            var matched = false
+            for pat in p.patterns where try patternDFA(pat.source, pointer: p.pointer, keyword: "patternProperties").matches(JSONText.encodeContent(key)) {
+                out.append(pat.node); matched = true
+            }
+            if !matched, let a = p.additional { out.append(a) }
+        }
+        return out
+    }
+
+    /// One undeclared member: its name is none of `excluding`; the name space is split by which
+    /// `patternProperties` patterns match, each region with the conjunction of the schemas that apply.
+    mutating func undeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
+        var patterns: [String] = []
+        var pointerOf: [String: String] = [:]
+        for p in f.objectParts { for pat in p.patterns where !patterns.contains(pat.source) { patterns.append(pat.source); pointerOf[pat.source] = p.pointer } }
+        if patterns.isEmpty {
+            let nodes = f.objectParts.compactMap(\.additional)
+            let value = try elementExpr(nodes)
+            return .seq([.literal("\""), notIn(names), .literal("\""), colon, value])
+        }
+        guard patterns.count <= 4 else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer, detail: "more than 4 name patterns combined")
+        }
+        let universe = try anyContentDFA()
+        var dfas: [ByteDFA] = []
+        for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
+        let namesDFA = try automaton(.alt(names.map { .bytes(JSONText.encodeContent($0)) }), keyword: "properties", pointer: f.objectPointer)
+        var regions: [GrammarExpr] = []
+        for subset in 0..<(1 << patterns.count) {
+            if subset == 0 && !defaultAllowed { continue }
+            var nodes: [Int] = []
+            for p in f.objectParts {
+                var matched = false
+                for pat in p.patterns {
+                    let i = patterns.firstIndex(of: pat.source)!
+                    if subset & (1 << i) != 0 { nodes.append(pat.node); matched = true }
+                }
+                if !matched, let a = p.additional { nodes.append(a) }
+            }
+            if !nodes.isEmpty {
+                let (flat, facts) = try analyze(SchemaLowering.normalize(nodes.map { Conjunct(node: $0, full: true) }))
+                if flat.unsatisfiable || facts.unsatisfiable { continue }
+            }
+            var region = universe
+            do {
+                for (i, d) in dfas.enumerated() {
+                    region = subset & (1 << i) != 0 ? try region.intersection(d, limits: automatonLimits)
+                                                    : try region.subtracting(d, limits: automatonLimits)
+                }
+                region = try region.subtracting(namesDFA, limits: automatonLimits)
+            } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer, detail: error.description)
+            }
+            if region.isEmpty { continue }
+            let key = region.grammarExpr(into: &grammar, name: "name")
+            regions.append(.seq([.literal("\""), key, .literal("\""), colon, try elementExpr(nodes)]))
+        }
+        return .alt(regions)
     }
 }

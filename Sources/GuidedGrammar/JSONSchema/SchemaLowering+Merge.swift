@@ -68,7 +68,13 @@ extension SchemaLowering {
                     guard case .string(let r) = ref else {
                         throw JSONSchemaCompileError(.invalidSchema, keyword: "$ref", pointer: node.pointer, detail: "must be a string")
                     }
-                    queue.append(Conjunct(node: try document.resolve(r, from: c.node), full: true))
+                    let target = try document.resolve(r, from: c.node)
+                    if seen.contains(target) {
+                        // Reaching a location already in the conjunction without consuming any of the
+                        // instance: a reference cycle (validators loop or reject). Refused.
+                        throw JSONSchemaCompileError(.unsupported, keyword: "$ref", pointer: node.pointer, detail: "reference cycle that never reaches a keyword")
+                    }
+                    queue.append(Conjunct(node: target, full: true))
                     if draft.level <= JSONSchemaDraft.draft7.level { continue }
                 }
                 for kw in ["allOf", "anyOf", "oneOf"] {
@@ -217,7 +223,9 @@ extension SchemaLowering {
                     for x in a { guard case .string(let s) = x else { throw invalid(kw, "values must be arrays of strings") }; names.append(s) }
                     f.dependentRequired.append((k, names))
                 }
-            case "dependencies" where draft.level <= JSONSchemaDraft.draft7.level:
+            case "dependencies":
+                // A keyword up to draft 7; later drafts dropped it, but validators keep it for compatibility,
+                // so it is enforced in every draft (stricter is always sound).
                 guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
                 for (k, v) in m {
                     switch v {
@@ -279,8 +287,13 @@ extension SchemaLowering {
         }
 
         // Object members.
-        if case .object(let pp)? = o["patternProperties"], !pp.isEmpty {
-            throw JSONSchemaCompileError(.unsupported, keyword: "patternProperties", pointer: p, detail: "regular-expression property names are not supported yet")
+        var patterns: [(source: String, node: Int)] = []
+        if let pv = o["patternProperties"] {
+            guard case .object(let m) = pv else { throw invalid("patternProperties", "must be an object") }
+            for (k, _) in m {
+                _ = try patternDFA(k, pointer: p, keyword: "patternProperties")
+                patterns.append((k, try child("/patternProperties/" + SchemaDocument.escape(k))))
+            }
         }
         var props: [(name: String, node: Int)] = []
         if let pv = o["properties"] {
@@ -288,8 +301,8 @@ extension SchemaLowering {
             for (k, _) in m { props.append((k, try child("/properties/" + SchemaDocument.escape(k)))) }
         }
         let additional: Int? = o["additionalProperties"] != nil ? try child("/additionalProperties") : nil
-        if !props.isEmpty || additional != nil {
-            f.objectParts.append(ObjectPart(properties: props, additional: additional, pointer: p))
+        if !props.isEmpty || additional != nil || !patterns.isEmpty {
+            f.objectParts.append(ObjectPart(properties: props, patterns: patterns, additional: additional, pointer: p))
             f.objectPointer = p
         }
     }

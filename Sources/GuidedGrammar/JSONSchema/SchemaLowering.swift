@@ -11,6 +11,9 @@ struct SchemaLowering {
     var anyValueRule: RuleID? = nil
     var sharedRules: [String: RuleID] = [:]
     var depth = 0
+    var patternExprs: [String: GrammarExpr] = [:]
+    var patternDFAs: [String: ByteDFA] = [:]
+    var anyContent: ByteDFA? = nil
     let ws: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
@@ -232,83 +235,6 @@ struct SchemaLowering {
         return dfa.lower(into: &grammar, name: "number")
     }
 
-    // MARK: strings
-
-    mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
-        if let mx = f.maxLength, mx < f.minLength { return .nothing }
-        let excludedStrings = f.excluded.compactMap(\.stringValue)
-        var content: GrammarExpr
-        var contentIsPlain = true
-        if !f.patterns.isEmpty {
-            let p = f.patterns[0]
-            throw JSONSchemaCompileError(.unsupported, keyword: "pattern", pointer: p.pointer, detail: "regular expressions are not supported yet")
-        }
-        var format: (name: String, expr: GrammarExpr, pointer: String)? = nil
-        for fm in f.formats {
-            guard let e = JSONFormats.content(fm.name) else {
-                if options.unknownFormats == .ignore { continue }
-                throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: fm.pointer, detail: "unknown format '\(fm.name)'")
-            }
-            if let prev = format, prev.name != fm.name {
-                throw JSONSchemaCompileError(.notExact, keyword: "format", pointer: fm.pointer, detail: "two different formats ('\(prev.name)', '\(fm.name)')")
-            }
-            format = (fm.name, e, fm.pointer)
-        }
-        if let fm = format {
-            contentIsPlain = false
-            content = shared("format:" + fm.name) { _ in fm.expr }
-            if f.minLength > 0 || f.maxLength != nil {
-                let (lo, hi) = JSONFormats.lengthRange(fm.expr)
-                let fits = lo >= f.minLength && (f.maxLength == nil || (hi != nil && hi! <= f.maxLength!))
-                if !fits {
-                    throw JSONSchemaCompileError(.notExact, keyword: f.maxLength != nil ? "maxLength" : "minLength", pointer: fm.pointer,
-                                                 detail: "length limits combined with format '\(fm.name)'")
-                }
-            }
-        } else if f.minLength == 0 && f.maxLength == nil {
-            content = shared("chars") { _ in .star(JSONText.anyChar) }
-        } else {
-            contentIsPlain = false
-            content = .repeat(shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength)
-        }
-        if !excludedStrings.isEmpty {
-            let inLanguage = excludedStrings.filter { s in
-                let n = s.unicodeScalars.count
-                return n >= f.minLength && (f.maxLength == nil || n <= f.maxLength!)
-            }
-            if !inLanguage.isEmpty {
-                guard contentIsPlain else {
-                    throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding strings from a constrained string language is not supported")
-                }
-                content = notIn(inLanguage)
-            }
-        }
-        return .seq([.literal("\""), content, .literal("\"")])
-    }
-
-    /// String contents other than the listed strings (a trie complement).
-    mutating func notIn(_ strings: [String]) -> GrammarExpr {
-        final class Node { var terminal = false; var children: [UInt32: Node] = [:]; var order: [UInt32] = [] }
-        let root = Node()
-        for s in strings {
-            var n = root
-            for u in s.unicodeScalars {
-                if let c = n.children[u.value] { n = c } else { let c = Node(); n.children[u.value] = c; n.order.append(u.value); n = c }
-            }
-            n.terminal = true
-        }
-        let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
-        func build(_ n: Node) -> GrammarExpr {
-            var alts: [GrammarExpr] = []
-            if !n.terminal { alts.append(.empty) }
-            alts.append(.seq([JSONText.chars(JSONText.complement(n.order)), anyTail]))
-            for c in n.order {
-                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
-            }
-            return .alt(alts)
-        }
-        return build(root)
-    }
 }
 
 /// The plain JSON number syntaxes (RFC 8259).

@@ -82,7 +82,10 @@ public struct JSONSchemaValidator: Sendable {
     public func validate(_ instance: JSONValue) -> [JSONSchemaViolation] {
         let evaluation = SchemaEvaluation(registry: registry, options: options, patterns: compiledPatterns)
         var errors: [JSONSchemaViolation] = []
-        _ = evaluation.evaluate(root, instance, "", "", &errors)
+        let verdict = evaluation.evaluate(root, instance, "", "", &errors)
+        assert((verdict == nil) != errors.isEmpty || !evaluation.uncheckable.isEmpty, "verdict and violations disagree")
+        // Checks that could not be made fail the instance even where a discarded branch hid them.
+        for violation in evaluation.uncheckable where !errors.contains(violation) { errors.append(violation) }
         return errors
     }
 

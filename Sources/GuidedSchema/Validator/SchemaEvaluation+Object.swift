@@ -18,12 +18,14 @@ extension SchemaEvaluation {
             for (source, schema) in patternProperties {
                 guard case .success(let p) = pattern(source) else {
                     c.fail("patternProperties", "the pattern \(source) cannot be compiled", &errors)
+                    uncheckable.append(errors.last!)
                     continue
                 }
                 for (name, value) in members {
                     let isMatch: Bool
                     do { isMatch = try p.matches(name) } catch {
                         c.fail("patternProperties", "the pattern \(source) could not be evaluated on this name: \(error.message)", &errors, member: name)
+                        uncheckable.append(errors.last!)
                         continue
                     }
                     guard isMatch else { continue }

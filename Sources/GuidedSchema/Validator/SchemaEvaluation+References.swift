@@ -44,6 +44,7 @@ extension SchemaEvaluation {
     ) {
         guard let target else {
             c.fail(keyword, "cannot resolve the reference \(uri) (no such schema is registered)", &errors)
+            uncheckable.append(errors.last!)
             return
         }
         let path = c.schemaPath + "/" + keyword

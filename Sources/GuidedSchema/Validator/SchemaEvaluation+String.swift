@@ -17,9 +17,11 @@ extension SchemaEvaluation {
                     if try !p.matches(s) { c.fail("pattern", "\(SchemaEvaluation.describe(.string(s))) does not match the pattern \(source)", &errors) }
                 } catch {
                     c.fail("pattern", "the pattern \(source) could not be evaluated: \(error.message)", &errors)
+                    uncheckable.append(errors.last!)
                 }
             case .failure(let e):
                 c.fail("pattern", "the pattern \(source) cannot be compiled (offset \(e.offset): \(e.message))", &errors)
+                uncheckable.append(errors.last!)
             }
         }
         if options.formatAssertion || c.node.formatAssertionVocabulary, let format = c["format"]?.stringValue,

@@ -7,6 +7,10 @@ final class SchemaEvaluation {
     /// Base URIs of the schema resources entered, outermost first.
     var dynamicScope: [String] = []
     var depth = 0
+    /// Checks that could not be made (unresolvable `$ref`, pattern that does not compile or match, depth
+    /// limit), kept even when they happen inside `not`, `anyOf`, `if`, ... whose violations are discarded:
+    /// the run then fails as a whole, so nothing is accepted because it could not be checked.
+    var uncheckable: [JSONSchemaViolation] = []
 
     init(registry: SchemaRegistry, options: JSONSchemaValidator.Options, patterns: [String: Result<PCRE2SchemaPattern, SchemaPatternError>]) {
         self.registry = registry
@@ -34,7 +38,8 @@ final class SchemaEvaluation {
             applyMetaSchema(metaSchema, to: &n)
         }
         guard depth < options.maximumDepth else {
-            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"))
+            errors.append(.init(instancePath: instancePath, schemaPath: schemaPath, message: depthMessage))
+            uncheckable.append(errors.last!)
             return nil
         }
         depth += 1
@@ -66,6 +71,10 @@ final class SchemaEvaluation {
             }
         }
         return context.result
+    }
+
+    var depthMessage: String {
+        "schema evaluation nests deeper than \(options.maximumDepth) levels (a deeply nested instance, or a $ref cycle that never reaches the instance's leaves); not validated"
     }
 
     /// Evaluates a subschema found under keyword path `path` of the current schema.

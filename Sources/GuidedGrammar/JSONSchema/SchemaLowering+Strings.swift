@@ -1,0 +1,131 @@
+import GuidedSchema
+
+/// String contents as regular languages: `pattern` through the ECMA-262 regex front end (characters
+/// spelled as inside a JSON string), `format`, lengths and excluded values, intersected exactly with
+/// byte automata when more than one applies.
+extension SchemaLowering {
+    static func jsonEncoder(_ set: CodePointSet) -> GrammarExpr { JSONText.chars(set.ranges) }
+
+    /// Content expression of an ECMA-262 `pattern` (unanchored search semantics).
+    mutating func patternExpr(_ source: String, pointer: String, keyword: String = "pattern") throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let e = patternExprs[source] { return e }
+        do {
+            let e = try RegexLowering.compile(source, dialect: .ecma262, encoder: SchemaLowering.jsonEncoder)
+            patternExprs[source] = e
+            return e
+        } catch {
+            throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(error.message)")
+        }
+    }
+
+    /// Byte automaton of a `pattern`'s content language.
+    mutating func patternDFA(_ source: String, pointer: String, keyword: String = "pattern") throws(JSONSchemaCompileError) -> ByteDFA {
+        if let d = patternDFAs[source] { return d }
+        let e = try patternExpr(source, pointer: pointer, keyword: keyword)
+        let d = try automaton(e, keyword: keyword, pointer: pointer)
+        patternDFAs[source] = d
+        return d
+    }
+
+    func automaton(_ e: GrammarExpr, keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
+        do { return try ByteDFA(e, grammar: nil, limits: automatonLimits) } catch {
+            throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
+        }
+    }
+
+    var automatonLimits: AutomatonLimits { AutomatonLimits(maxNFAStates: 200_000, maxDFAStates: 20_000) }
+
+    /// All string contents (any sequence of canonically spelled characters).
+    mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
+        if let d = anyContent { return d }
+        let d = try automaton(.star(JSONText.anyChar), keyword: "type", pointer: "")
+        anyContent = d
+        return d
+    }
+
+    /// Whether `pattern` matches the string `s` (exact); nil if its automaton cannot be built.
+    mutating func patternMatches(_ source: String, _ s: String) -> Bool? {
+        guard let d = try? patternDFA(source, pointer: "") else { return nil }
+        return d.matches(JSONText.encodeContent(s))
+    }
+
+    mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let mx = f.maxLength, mx < f.minLength { return .nothing }
+        var parts: [(expr: GrammarExpr, keyword: String, pointer: String)] = []
+        for p in f.patterns { parts.append((try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
+        var formatName: String? = nil
+        for fm in f.formats {
+            guard let e = JSONFormats.content(fm.name) else {
+                if options.unknownFormats == .ignore { continue }
+                throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: fm.pointer, detail: "unknown format '\(fm.name)'")
+            }
+            if formatName == fm.name { continue }
+            formatName = fm.name
+            parts.append((e, "format", fm.pointer))
+        }
+        let lengthLimited = f.minLength > 0 || f.maxLength != nil
+        let excludedStrings = f.excluded.compactMap(\.stringValue)
+        var content: GrammarExpr
+        if parts.isEmpty {
+            content = lengthLimited
+                ? .repeat(shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength)
+                : shared("chars") { _ in .star(JSONText.anyChar) }
+            if !excludedStrings.isEmpty && !lengthLimited { content = notIn(excludedStrings) }
+            else if !excludedStrings.isEmpty { content = try intersectContents([(content, "not", f.excludedPointer)], f) }
+        } else if parts.count == 1 && !lengthLimited && excludedStrings.isEmpty {
+            let p = parts[0]
+            content = p.keyword == "format" ? shared("format:" + formatName!) { _ in p.expr } : p.expr
+        } else {
+            if lengthLimited {
+                parts.append((.repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength), f.maxLength != nil ? "maxLength" : "minLength", parts[0].pointer))
+            }
+            content = try intersectContents(parts, f)
+        }
+        return .seq([.literal("\""), content, .literal("\"")])
+    }
+
+    /// The intersection of content languages, minus excluded strings, as a grammar expression.
+    mutating func intersectContents(_ parts: [(expr: GrammarExpr, keyword: String, pointer: String)], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        var dfa = try automaton(parts[0].expr, keyword: parts[0].keyword, pointer: parts[0].pointer)
+        for p in parts.dropFirst() {
+            let d = try automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
+            do { dfa = try dfa.intersection(d, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
+            }
+        }
+        let excluded = f.excluded.compactMap(\.stringValue)
+        if !excluded.isEmpty {
+            let literals = GrammarExpr.alt(excluded.map { .bytes(JSONText.encodeContent($0)) })
+            let d = try automaton(literals, keyword: "not", pointer: f.excludedPointer)
+            do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: error.description)
+            }
+        }
+        if dfa.isEmpty { return .nothing }
+        return dfa.grammarExpr(into: &grammar, name: "string")
+    }
+
+    /// String contents other than the listed strings (a trie complement).
+    mutating func notIn(_ strings: [String]) -> GrammarExpr {
+        final class Node { var terminal = false; var children: [UInt32: Node] = [:]; var order: [UInt32] = [] }
+        let root = Node()
+        for s in strings {
+            var n = root
+            for u in s.unicodeScalars {
+                if let c = n.children[u.value] { n = c } else { let c = Node(); n.children[u.value] = c; n.order.append(u.value); n = c }
+            }
+            n.terminal = true
+        }
+        let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
+        func build(_ n: Node) -> GrammarExpr {
+            var alts: [GrammarExpr] = []
+            if !n.terminal { alts.append(.empty) }
+            alts.append(.seq([JSONText.chars(JSONText.complement(n.order)), anyTail]))
+            for c in n.order {
+                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
+            }
+            return .alt(alts)
+        }
+        return build(root)
+    }
+}

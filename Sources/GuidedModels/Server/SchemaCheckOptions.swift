@@ -1,0 +1,68 @@
+import Foundation
+
+/// The command line of `schema-check`.
+public struct SchemaCheckOptions: Sendable, Equatable {
+    public var baseURL: URL
+    public var model: String
+    /// nil for `auto`: every OpenAI-wire dialect is tried and the one honoured best is reported.
+    public var dialect: StructuredOutputDialect?
+    public var apiKeyEnvironmentVariable: String?
+    public var trials: Int
+    public var probesDirectory: URL?
+    public var jsonPath: String?
+
+    public static let usage = """
+        usage: schema-check --base-url URL --model NAME [--dialect auto|openai|llama-cpp-python|vllm|llamacpp|ollama]
+                            [--api-key-env VAR] [--trials N] [--probes DIR] [--json FILE]
+        """
+
+    public init(baseURL: URL, model: String, dialect: StructuredOutputDialect? = nil, apiKeyEnvironmentVariable: String? = nil,
+                trials: Int = 2, probesDirectory: URL? = nil, jsonPath: String? = nil) {
+        self.baseURL = baseURL
+        self.model = model
+        self.dialect = dialect
+        self.apiKeyEnvironmentVariable = apiKeyEnvironmentVariable
+        self.trials = trials
+        self.probesDirectory = probesDirectory
+        self.jsonPath = jsonPath
+    }
+
+    /// Parses the arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(SchemaCheckError) -> SchemaCheckOptions {
+        var values: [String: String] = [:]
+        var i = 0
+        let known: Set<String> = ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"]
+        while i < arguments.count {
+            let flag = arguments[i]
+            guard known.contains(flag) else { throw .usage("unknown argument `\(flag)`") }
+            guard i + 1 < arguments.count else { throw .usage("\(flag) needs a value") }
+            guard values[flag] == nil else { throw .usage("\(flag) given twice") }
+            values[flag] = arguments[i + 1]
+            i += 2
+        }
+        guard let base = values["--base-url"] else { throw .usage("--base-url is required") }
+        guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil
+        else { throw .usage("--base-url `\(base)` is not an http(s) URL") }
+        guard let model = values["--model"], !model.isEmpty else { throw .usage("--model is required") }
+        var dialect: StructuredOutputDialect?
+        switch values["--dialect"] ?? "auto" {
+        case "auto": dialect = nil
+        case "openai": dialect = .openAI(strict: true)
+        case "llama-cpp-python": dialect = .llamaCppPython
+        case "vllm": dialect = .vLLM
+        case "llamacpp": dialect = .llamaCppServer
+        case "ollama": dialect = .ollama
+        case let other: throw .usage("unknown dialect `\(other)`")
+        }
+        var trials = 2
+        if let t = values["--trials"] {
+            guard let n = Int(t), n >= 1, n <= 1000 else { throw .usage("--trials `\(t)` must be an integer from 1 to 1000") }
+            trials = n
+        }
+        return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect,
+                                  apiKeyEnvironmentVariable: values["--api-key-env"], trials: trials,
+                                  probesDirectory: values["--probes"].map { URL(fileURLWithPath: $0) },
+                                  jsonPath: values["--json"])
+    }
+}

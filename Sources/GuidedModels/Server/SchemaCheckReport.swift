@@ -1,0 +1,195 @@
+import GuidedSchema
+
+/// What one probe showed in one dialect.
+public enum SchemaCheckProbeStatus: Sendable, Equatable {
+    /// Every trial produced a valid value.
+    case enforced
+    /// At least one trial produced output that does not fit: one example and the validator's message.
+    case violated(example: String, problem: String)
+    /// The server refused the request (4xx or 5xx) in this dialect's form.
+    case rejected(status: Int, message: String)
+    /// The request could not be made or answered (not expressible in the dialect, transport, malformed).
+    case error(String)
+
+    var name: String {
+        switch self {
+        case .enforced: return "enforced"
+        case .violated: return "violated"
+        case .rejected: return "rejected"
+        case .error: return "error"
+        }
+    }
+}
+
+public struct SchemaCheckProbeResult: Sendable, Equatable {
+    public var probe: String
+    public var keyword: String
+    public var status: SchemaCheckProbeStatus
+    public var validTrials: Int
+    public var trials: Int
+    /// Notes on how the probe was sent (e.g. OpenAI non-strict because the schema is outside the subset).
+    public var notes: [String]
+}
+
+public struct SchemaCheckDialectResult: Sendable, Equatable {
+    public var dialect: StructuredOutputDialect
+    public var probes: [SchemaCheckProbeResult]
+    public var enforced: Int { probes.filter { $0.status == .enforced }.count }
+    /// The distinct HTTP statuses of the rejections, e.g. "500" or "400, 422"; nil when nothing was rejected.
+    public var rejectionStatuses: String? {
+        var seen: [Int] = []
+        for p in probes {
+            if case .rejected(let status, _) = p.status, !seen.contains(status) { seen.append(status) }
+        }
+        return seen.isEmpty ? nil : seen.map(String.init).joined(separator: ", ")
+    }
+    public var allRejected: Bool {
+        probes.allSatisfy { if case .rejected = $0.status { return true } else { return false } }
+    }
+}
+
+/// Transport behaviour seen on a streaming request and on a request for a model that does not exist.
+public struct SchemaCheckTransport: Sendable, Equatable {
+    public var sse: String
+    public var sseConformant: Bool
+    public var incremental: String
+    public var incrementalStreaming: Bool?
+    public var usageReported: Bool
+    public var wrongModel: String
+    public var wrongModelTyped: Bool
+}
+
+public enum SchemaCheckVerdict: String, Sendable, Equatable {
+    case strict
+    case bestEffort = "best-effort"
+    case notEnforced = "not-enforced"
+    case unsupported
+}
+
+/// The outcome of a `schema-check` run.
+public struct SchemaCheckReport: Sendable, Equatable {
+    public var baseURL: String
+    public var model: String
+    public var auto: Bool
+    public var dialects: [SchemaCheckDialectResult]
+    /// The dialect the verdict is about: the one with the most probes enforced (first in order on ties).
+    public var chosen: SchemaCheckDialectResult
+    public var transport: SchemaCheckTransport
+
+    public var enforced: Int { chosen.enforced }
+    public var total: Int { chosen.probes.count }
+
+    public var verdict: SchemaCheckVerdict {
+        if dialects.allSatisfy(\.allRejected) { return .unsupported }
+        if enforced == total { return .strict }
+        return enforced == 0 ? .notEnforced : .bestEffort
+    }
+
+    /// The enforcement to configure a `ServerBackend` with.
+    public var enforcement: ServerEnforcement {
+        switch verdict {
+        case .strict: return .serverStrict
+        case .bestEffort: return .serverBestEffort
+        case .notEnforced, .unsupported: return .none
+        }
+    }
+
+    public var exitStatus: Int32 { verdict == .strict ? 0 : 1 }
+
+    public var verdictLine: String { "verdict: \(verdict.rawValue) (\(enforced)/\(total) probes enforced)" }
+
+    /// The human-readable report; its last line is `verdictLine`.
+    public var text: String {
+        var lines = ["schema-check \(baseURL) model \(model)"]
+        for d in dialects {
+            var header = "dialect \(d.dialect.name): \(d.enforced)/\(d.probes.count) probes enforced"
+            if d.allRejected, let statuses = d.rejectionStatuses {
+                header += "; this form is unsupported by the server (HTTP \(statuses))"
+            }
+            lines.append(header)
+            for p in d.probes {
+                var line = "  \(p.keyword) [\(p.probe)]: "
+                switch p.status {
+                case .enforced: line += "enforced (\(p.validTrials)/\(p.trials) valid)"
+                case .violated(let example, let problem):
+                    line += "violated (\(p.validTrials)/\(p.trials) valid), e.g. \(Self.clip(example).debugDescription): \(Self.clip(problem))"
+                case .rejected(let status, let message):
+                    line += "rejected by the server (HTTP \(status)) in the \(d.dialect.name) form: \(Self.clip(message))"
+                case .error(let message): line += "error: \(Self.clip(message))"
+                }
+                if !p.notes.isEmpty { line += " [" + p.notes.joined(separator: "; ") + "]" }
+                lines.append(line)
+            }
+        }
+        lines.append("transport:")
+        lines.append("  SSE: \(transport.sse)")
+        lines.append("  incremental streaming: \(transport.incremental)")
+        lines.append("  usage reported: \(transport.usageReported ? "yes" : "no")")
+        lines.append("  wrong model name: \(transport.wrongModel)")
+        if auto {
+            if chosen.enforced > 0 {
+                lines.append("honoured dialect: \(chosen.dialect.name)")
+            } else {
+                lines.append("honoured dialect: none of \(dialects.map(\.dialect.name).joined(separator: ", "))")
+            }
+        }
+        let violated = chosen.probes.filter { $0.status != .enforced }.map(\.keyword)
+        if !violated.isEmpty, verdict != .unsupported {
+            lines.append("not enforced in \(chosen.dialect.name): \(violated.joined(separator: ", "))")
+        }
+        lines.append("configure: enforcement \(enforcement.rawValue), dialect \(chosen.dialect.name)")
+        lines.append(verdictLine)
+        return lines.joined(separator: "\n")
+    }
+
+    static func clip(_ s: String) -> String { s.count > 160 ? String(s.prefix(160)) + "…" : s }
+
+    /// The machine-readable report.
+    public var json: JSONValue {
+        func probe(_ p: SchemaCheckProbeResult) -> JSONValue {
+            var o = JSONObject()
+            o["probe"] = .string(p.probe)
+            o["keyword"] = .string(p.keyword)
+            o["status"] = .string(p.status.name)
+            o["valid_trials"] = .number(JSONNumber(p.validTrials))
+            o["trials"] = .number(JSONNumber(p.trials))
+            switch p.status {
+            case .enforced: break
+            case .violated(let example, let problem):
+                o["example"] = .string(example)
+                o["problem"] = .string(problem)
+            case .rejected(let status, let message):
+                o["http_status"] = .number(JSONNumber(status))
+                o["message"] = .string(message)
+            case .error(let message): o["message"] = .string(message)
+            }
+            if !p.notes.isEmpty { o["notes"] = .array(p.notes.map(JSONValue.string)) }
+            return .object(o)
+        }
+        let dialectValues: [JSONValue] = dialects.map { d in
+            ["dialect": .string(d.dialect.name), "enforced": .number(JSONNumber(d.enforced)),
+             "probes": .array(d.probes.map(probe))]
+        }
+        var t = JSONObject()
+        t["sse"] = .string(transport.sse)
+        t["sse_conformant"] = .bool(transport.sseConformant)
+        t["incremental"] = .string(transport.incremental)
+        t["incremental_streaming"] = transport.incrementalStreaming.map(JSONValue.bool) ?? .null
+        t["usage_reported"] = .bool(transport.usageReported)
+        t["wrong_model"] = .string(transport.wrongModel)
+        t["wrong_model_typed"] = .bool(transport.wrongModelTyped)
+        var o = JSONObject()
+        o["base_url"] = .string(baseURL)
+        o["model"] = .string(model)
+        o["dialect_mode"] = .string(auto ? "auto" : chosen.dialect.name)
+        o["dialects"] = .array(dialectValues)
+        o["honoured_dialect"] = chosen.enforced > 0 ? .string(chosen.dialect.name) : .null
+        o["transport"] = .object(t)
+        o["verdict"] = .string(verdict.rawValue)
+        o["enforced"] = .number(JSONNumber(enforced))
+        o["probes"] = .number(JSONNumber(total))
+        o["enforcement"] = .string(enforcement.rawValue)
+        o["configure_dialect"] = .string(chosen.dialect.name)
+        return .object(o)
+    }
+}

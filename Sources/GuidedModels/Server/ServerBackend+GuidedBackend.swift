@@ -1,0 +1,31 @@
+/// The server backend in the backend protocol: its enforcement is what was configured (`.none` until a
+/// server is probed with `schema-check` or the caller declares better). It calls no tools and exposes no
+/// reasoning channel through this API.
+extension ServerBackend: GuidedBackend {
+    public var capabilities: BackendCapabilities {
+        BackendCapabilities(enforcement: EnforcementMode(enforcement))
+    }
+}
+
+extension EnforcementMode {
+    /// The session's name for a server enforcement (same raw values).
+    public init(_ server: ServerEnforcement) {
+        switch server {
+        case .serverStrict: self = .serverStrict
+        case .serverBestEffort: self = .serverBestEffort
+        case .none: self = .none
+        }
+    }
+}
+
+extension ServerEnforcement {
+    /// The server enforcement for a session enforcement mode; nil for `tokenMask`, which no server does.
+    public init?(_ mode: EnforcementMode) {
+        switch mode {
+        case .serverStrict: self = .serverStrict
+        case .serverBestEffort: self = .serverBestEffort
+        case .none: self = .none
+        case .tokenMask: return nil
+        }
+    }
+}

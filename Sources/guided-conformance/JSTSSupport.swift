@@ -1,0 +1,97 @@
+import Foundation
+import GuidedDecoding
+
+struct JSTSUsageError: Error { let message: String }
+
+/// Options shared by `jsts` and `maskbench`.
+struct JSTSOptions {
+    var directory = ""
+    var vocab = ""
+    var preset: TiktokenPreset? = nil
+    var drafts: [String] = []
+    var output: String? = nil
+    var timeout: Double = 30
+    var limit: Int? = nil
+    var lenientFormats = false
+
+    static func parse(_ args: [String], command: String) throws(JSTSUsageError) -> JSTSOptions {
+        var o = JSTSOptions()
+        var i = 0
+        func value(_ flag: String) throws(JSTSUsageError) -> String {
+            i += 1
+            guard i < args.count else { throw JSTSUsageError(message: "\(flag) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--vocab": o.vocab = try value(a)
+            case "--preset":
+                let name = try value(a)
+                guard let p = TiktokenPreset(rawValue: name) else { throw JSTSUsageError(message: "unknown preset '\(name)'") }
+                o.preset = p
+            case "--draft": o.drafts.append(try value(a))
+            case "--output": o.output = try value(a)
+            case "--timeout":
+                let s = try value(a)
+                guard let t = Double(s), t > 0 else { throw JSTSUsageError(message: "--timeout needs a positive number of seconds") }
+                o.timeout = t
+            case "--limit":
+                let s = try value(a)
+                guard let n = Int(s), n > 0 else { throw JSTSUsageError(message: "--limit needs a positive integer") }
+                o.limit = n
+            case "--lenient-formats": o.lenientFormats = true
+            default:
+                if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }
+                o.directory = a
+            }
+            i += 1
+        }
+        guard !o.directory.isEmpty else { throw JSTSUsageError(message: "usage: guided-conformance \(command) DIR --vocab FILE [--preset qwen2] ...") }
+        guard !o.vocab.isEmpty else { throw JSTSUsageError(message: "--vocab is required") }
+        return o
+    }
+
+    func loadTokenizer() throws -> Tokenizer {
+        var t = try Tokenizer.load(path: vocab, preset: preset)
+        if preset == .qwen2 { t = t.padded(to: 151_936) }
+        return t
+    }
+}
+
+/// Feeds a token sequence through a matcher MaskBench-style: compute the mask, check the token is in
+/// it, commit it; at the end the mask must allow stopping. Mask times are appended in microseconds.
+enum JSTSFeeder {
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Whether the whole sequence is accepted and may end there.
+    static func accepts(_ compiled: CompiledGrammar, tokens: [Int], mask: inout [UInt32], times: inout [Double],
+                        firstMaskTime: inout Double?) -> Bool {
+        var m = GrammarMatcher(compiled)
+        func timedMask() -> Bool {
+            let t0 = now()
+            do { try m.fillNextTokenMask(into: &mask) } catch { return false }
+            let us = Double(now() - t0) / 1000
+            if firstMaskTime == nil { firstMaskTime = us }
+            times.append(us)
+            return true
+        }
+        for t in tokens {
+            guard timedMask() else { return false }
+            guard t >= 0, t / 32 < mask.count, mask[t / 32] >> UInt32(t % 32) & 1 == 1 else { return false }
+            do { try m.accept(token: t) } catch { return false }
+        }
+        guard timedMask() else { return false }
+        let eos = compiled.vocabulary.vocabulary.eosTokenIDs
+        if eos.isEmpty { return m.canTerminate }
+        return eos.contains { $0 / 32 < mask.count && mask[$0 / 32] >> UInt32($0 % 32) & 1 == 1 } && m.canTerminate
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let i = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
+        return sorted[i]
+    }
+
+    static func format(_ x: Double) -> String { String(Int(x.rounded())) }
+}

@@ -1,0 +1,53 @@
+import Testing
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// Every refusal names the keyword and the JSON pointer of the schema holding it.
+@Suite struct JSONSchemaRefusalTests {
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        let schema: String
+        let message: String
+        var testDescription: String { schema }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(schema: #"{"properties":{"a":{"unevaluatedProperties":false}}}"#,
+                message: "unsupported keyword 'unevaluatedProperties' at /properties/a"),
+        Refusal(schema: #"{"type":"array","uniqueItems":true}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true cannot be enforced by a grammar"),
+        Refusal(schema: #"{"oneOf":[{"type":"integer"},{"minimum":0}]}"#,
+                message: "keyword 'oneOf' at the root cannot be enforced exactly: branches 0 and 1 are not provably disjoint"),
+        Refusal(schema: #"{"$ref":"http://example.com/x.json"}"#,
+                message: "unresolvable '$ref' at the root: 'http://example.com/x.json' is outside this document (remote references are not fetched)"),
+        Refusal(schema: #"{"properties":{"a":{"if":{"minimum":1},"then":{"maximum":3}}}}"#,
+                message: "keyword 'if' at /properties/a cannot be enforced exactly: if/then/else is enforced only when 'if' is a boolean schema"),
+        Refusal(schema: #"{"not":{"minimum":3}}"#,
+                message: "keyword 'not' at the root cannot be enforced exactly: only 'not' of type, enum, const, one required name or a boolean schema is supported"),
+        Refusal(schema: #"{"minLength":-1}"#, message: "invalid value for keyword 'minLength' at the root: must be a non-negative integer"),
+        Refusal(schema: #"{"$schema":"http://example.com/custom"}"#,
+                message: "unsupported keyword '$schema' at the root: unknown meta-schema 'http://example.com/custom'"),
+        Refusal(schema: #"{"type":"array","items":{"type":"array","contains":{"const":1},"maxContains":2}}"#,
+                message: "keyword 'maxContains' at /items cannot be enforced exactly: contains is enforced only as 'at least n' without maxItems, prefix items or maxContains"),
+        Refusal(schema: ##"{"$defs":{"a":{"dependentSchemas":{"x":{"required":["y"]}}}},"$ref":"#/$defs/a"}"##,
+                message: "unsupported keyword 'dependentSchemas' at /$defs/a"),
+        Refusal(schema: #"{"type":"integer","multipleOf":982451653}"#,
+                message: "schema too complex at keyword 'multipleOf' at the root: multipleOf 982451653 needs too many remainder states"),
+        Refusal(schema: ##"{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}"##,
+                message: "unsupported keyword '$ref' at /$defs/a: reference cycle that never reaches a keyword"),
+        Refusal(schema: #"{"properties":{"k":{"type":"string","format":"iri"}}}"#,
+                message: "unsupported keyword 'format' at /properties/k: unknown format 'iri'"),
+        Refusal(schema: #"{"type":"object","propertyNames":{"maxLength":3}}"#,
+                message: "keyword 'propertyNames' at the root cannot be enforced exactly: undeclared names can be restricted only by enum/const"),
+    ]
+
+    @Test(arguments: refusals)
+    func refusalNamesKeywordAndPointer(_ r: Refusal) {
+        let e = JSONSchemaTestSupport.error(r.schema)
+        #expect(e?.description == r.message)
+    }
+
+    @Test func unsupportedPatternSyntaxIsRefused() {
+        let e = JSONSchemaTestSupport.error(#"{"properties":{"s":{"type":"string","pattern":"(?<=a)b"}}}"#)
+        #expect(e?.keyword == "pattern" && e?.pointer == "/properties/s" && e?.kind == .unsupported)
+    }
+}
