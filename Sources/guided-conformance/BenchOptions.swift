@@ -7,6 +7,7 @@ struct BenchOptions {
     var texts = ""
     var preset: TiktokenPreset?
     var limit: Int?
+    var maxRollback: Int?
 
     init?(_ args: [String]) {
         var i = 0
@@ -20,6 +21,9 @@ struct BenchOptions {
             case "--preset":
                 guard let p = TiktokenPreset(rawValue: value) else { return nil }
                 preset = p
+            case "--max-rollback":
+                guard let n = Int(value), n >= 0 else { return nil }
+                maxRollback = n
             case "--limit":
                 guard let n = Int(value), n >= 0 else { return nil }
                 limit = n

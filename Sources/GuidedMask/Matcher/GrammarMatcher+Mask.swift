@@ -12,13 +12,13 @@ extension GrammarMatcher {
         guard buffer.count >= words, let mask = buffer.baseAddress else {
             throw .maskBufferTooSmall(words: buffer.count, needed: words)
         }
-        mask.update(repeating: 0, count: words)
         let cp = current
+        var initialized = false
         if !cp.terminated {
             var i = Int(cp.setStart)
             while i < Int(cp.setEnd) {
                 let node = engine.nodes[Int(sets[i])]
-                try maskFromStack(node, mask: mask)
+                try maskFromStack(node, mask: mask, words: words, initialized: &initialized)
                 i += 1
             }
             engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -34,6 +34,7 @@ extension GrammarMatcher {
                 k += 2
             }
         }
+        if !initialized { mask.update(repeating: 0, count: words) }
         let vocab = compiled.vocabulary.vocabulary
         for e in vocab.eosTokenIDs where e >= 0 && e < vocab.size {
             if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
@@ -52,8 +53,21 @@ extension GrammarMatcher {
 
     /// Adds one stack's allowed tokens: its state's cached always-allowed tokens plus its uncertain
     /// tokens checked against the real stack, or a full trie walk for dense states.
-    private mutating func maskFromStack(_ node: StackNode, mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+    /// The first stack copies its state's bitmask instead of zeroing and OR-ing (`initialized`).
+    private mutating func maskFromStack(_ node: StackNode, mask: UnsafeMutablePointer<UInt32>, words: Int,
+                                        initialized: inout Bool) throws(MatcherError) {
         let entry = try cacheEntry(for: node.state, atBottom: node.parent == StackEngine.bottom)
+        if !initialized {
+            initialized = true
+            if !entry.acceptedWords.isEmpty {
+                entry.acceptedWords.withUnsafeBufferPointer { w in mask.update(from: w.baseAddress!, count: words) }
+                if !entry.uncertain.isEmpty {
+                    walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
+                }
+                return
+            }
+            mask.update(repeating: 0, count: words)
+        }
         if entry.isDense {
             var none: [UInt32] = []
             _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, maxUncertain: 0)
