@@ -195,13 +195,18 @@ class Handler(BaseHTTPRequestHandler):
             chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "choices": [], "usage": usage})
         lines = ["data: " + json.dumps(c) + "\n\n" for c in chunks] + ["data: [DONE]\n\n"]
         entry["events_total"] = len(lines)
-        delay = 0.05 if mode == "abort" else 0.002
         try:
-            for line in lines:
+            for k, line in enumerate(lines):
                 self.wfile.write(line.encode())
                 self.wfile.flush()
                 entry["events_written"] += 1
-                time.sleep(delay)
+                # In "abort" mode the client must cancel after the 5th event. Past it, events come slowly
+                # (up to ~20 s in all) so that a client starved of CPU on a loaded machine still gets to
+                # cancel before the last write; a prompt client makes the next write fail at once.
+                if mode == "abort":
+                    time.sleep(0.05 if k < 6 else 0.45)
+                else:
+                    time.sleep(0.002)
         except (BrokenPipeError, ConnectionResetError):
             pass
         self.close_connection = True
