@@ -56,7 +56,7 @@ extension SchemaLowering {
             let node = document[c.node]
             switch node.value {
             case .bool(let b):
-                if draft == .draft4 {
+                if draft == .draft4 && !Self.draft4AllowsBoolean(at: node.pointer) {
                     throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "draft 4 has no boolean schemas")
                 }
                 if !b { out.unsatisfiable = true }
@@ -350,5 +350,18 @@ extension SchemaLowering {
         default:
             throw refuse
         }
+    }
+}
+
+extension SchemaLowering {
+    /// Draft 4 has no boolean schemas, except that `additionalProperties` and `additionalItems` take a
+    /// boolean (`false` forbids extra members or items). A member *named* `additionalProperties` under
+    /// `properties` (and the like) is not that keyword.
+    static func draft4AllowsBoolean(at pointer: String) -> Bool {
+        let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let last = tokens.last, last == "additionalProperties" || last == "additionalItems" else { return false }
+        guard tokens.count >= 2 else { return true }
+        let parent = tokens[tokens.count - 2]
+        return !["properties", "patternProperties", "definitions", "dependencies"].contains(parent)
     }
 }
