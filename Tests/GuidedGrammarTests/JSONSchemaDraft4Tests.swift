@@ -23,3 +23,28 @@ import Testing
         #expect(e?.pointer == "/properties/additionalProperties")
     }
 }
+
+/// Undeclared members: any number by default; a single one when `minProperties` would have to count them.
+@Suite struct JSONSchemaUndeclaredMemberTests {
+    @Test func freeFormAndMapObjectsTakeManyMembers() throws {
+        let free = try JSONSchemaTestSupport.compile(#"{"type":"array","items":{"type":"object"}}"#)
+        #expect(JSONSchemaTestSupport.accepts(free, #"[{"id":1,"name":"Object 1","tags":{"a":[1,{"b":null}],"c":true}}]"#))
+        let map = try JSONSchemaTestSupport.compile(#"{"type":"object","properties":{"n":{"type":"string"}},"additionalProperties":{"type":"integer"}}"#)
+        #expect(JSONSchemaTestSupport.accepts(map, #"{"n":"x","a":1,"b":2,"c":3}"#))
+        #expect(!JSONSchemaTestSupport.accepts(map, #"{"n":"x","a":1,"b":"2"}"#))
+        #expect(!JSONSchemaTestSupport.accepts(map, #"{"n":"x","n":"y"}"#))
+    }
+
+    @Test func maxPropertiesStillBoundsUndeclaredMembers() throws {
+        let g = try JSONSchemaTestSupport.compile(#"{"type":"object","maxProperties":2}"#)
+        #expect(JSONSchemaTestSupport.accepts(g, #"{"a":1,"b":2}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"a":1,"b":2,"c":3}"#))
+    }
+
+    @Test func minPropertiesCountingUndeclaredMembersAdmitsOne() throws {
+        let g = try JSONSchemaTestSupport.compile(#"{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":2}"#)
+        #expect(JSONSchemaTestSupport.accepts(g, #"{"a":1,"x":2}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"a":1,"x":2,"y":3}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"x":2}"#))
+    }
+}

@@ -77,9 +77,12 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
     public var propertyOrder: PropertyOrder
     public var additionalProperties: AdditionalPropertiesDefault
     public var unknownFormats: UnknownFormatPolicy
-    /// How many undeclared members one object may have. Two undeclared members could carry the same key,
-    /// which no context-free grammar can exclude, so the default is 1; a larger value is an explicit opt-in
-    /// to possible duplicate keys among undeclared members (never among declared ones).
+    /// How many undeclared members (admitted by `additionalProperties`/`patternProperties`) one object may
+    /// have. No context-free grammar keeps arbitrary keys distinct, so two undeclared members could carry
+    /// the same key (declared names never repeat). The default, `Int.max`, admits any number, because
+    /// map-like objects are common and a repeated key still satisfies every per-member constraint; when
+    /// `minProperties` could be met only by counting undeclared members (where a repeat would count
+    /// twice), the compiler allows a single one instead. Set 1 to exclude repeated keys everywhere.
     public var maxUndeclaredProperties: Int
     /// The draft used when the root has no `$schema`.
     public var defaultDraft: JSONSchemaDraft
@@ -105,7 +108,7 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         propertyOrder: PropertyOrder = .declared,
         additionalProperties: AdditionalPropertiesDefault = .allow,
         unknownFormats: UnknownFormatPolicy = .refuse,
-        maxUndeclaredProperties: Int = 1,
+        maxUndeclaredProperties: Int = .max,
         defaultDraft: JSONSchemaDraft = .draft2020_12,
         limits: Limits = Limits()
     ) {

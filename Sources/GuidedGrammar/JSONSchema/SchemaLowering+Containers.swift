@@ -177,6 +177,13 @@ extension SchemaLowering {
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
         }
 
+        // Unbounded undeclared members loop on one state. The grammar does not keep their names distinct,
+        // so a repeated key would count twice toward `minProperties`: loop only when `minProperties` is
+        // met by required declared members alone; otherwise allow a single undeclared member.
+        let requiredCount = members.reduce(0) { $0 + ($1.required ? 1 : 0) }
+        let undeclaredUnbounded = undeclaredLimit == Int.max && f.minProperties <= requiredCount
+        if undeclaredLimit == Int.max && !undeclaredUnbounded { undeclaredLimit = 1 }
+
         // Dependencies between members, by index.
         var index: [String: Int] = [:]
         for (i, m) in members.enumerated() { index[m.name] = i }
@@ -191,7 +198,7 @@ extension SchemaLowering {
         }
         let cap = max(f.minProperties, (f.maxProperties ?? 0) + 1, 1)
         let n = members.count
-        let total = n + undeclaredLimit
+        let total = undeclaredUnbounded ? n : n + undeclaredLimit
         struct State: Hashable { var i: Int; var c: Int; var mask: UInt64 }
         var stateRules: [State: RuleID] = [:]
         var pending: [(State, RuleID)] = []
@@ -218,8 +225,9 @@ extension SchemaLowering {
             if s.i >= n {
                 var alts: [GrammarExpr] = []
                 if canClose { alts.append(close) }
-                if s.i < total && canAdd {
-                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: s.i + 1, c: nextC, mask: s.mask), &me)]))
+                if (undeclaredUnbounded || s.i < total) && canAdd {
+                    let nextI = undeclaredUnbounded ? s.i : s.i + 1
+                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: nextI, c: nextC, mask: s.mask), &me)]))
                 }
                 return .alt(alts)
             }
