@@ -271,26 +271,11 @@ struct PartialJSONScanner {
 
     /// Length of the UTF-8 sequence at `k`; nil when the text ends inside a sequence that is valid so far.
     func utf8SequenceLength(at k: Int) throws(JSONParseError) -> Int? {
-        let b0 = bytes[k]
-        if b0 < 0x80 { return 1 }
-        let len: Int
-        var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: len = 2
-        case 0xE0: len = 3; lo = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: len = 3
-        case 0xED: len = 3; hi = 0x9F
-        case 0xF0: len = 4; lo = 0x90
-        case 0xF1...0xF3: len = 4
-        case 0xF4: len = 4; hi = 0x8F
-        default: throw error("invalid UTF-8 byte 0x\(String(b0, radix: 16))", at: k)
+        switch UTF8Scan.sequence(in: bytes, at: k) {
+        case .valid(let len): return len
+        case .truncated: return nil
+        case .invalidLead(let b): throw error("invalid UTF-8 byte 0x\(String(b, radix: 16))", at: k)
+        case .invalidContinuation: throw error("invalid UTF-8 sequence", at: k)
         }
-        for j in 1..<len {
-            guard k + j < bytes.count else { return nil }
-            let b = bytes[k + j]
-            let (l, h) = j == 1 ? (lo, hi) : (UInt8(0x80), UInt8(0xBF))
-            guard b >= l, b <= h else { throw error("invalid UTF-8 sequence", at: k) }
-        }
-        return len
     }
 }

@@ -63,3 +63,27 @@ import Testing
         }
     }
 }
+
+@Suite struct UTF8ScanTests {
+    @Test(arguments: [
+        ([0x41], UTF8Scan.Result.valid(1)),
+        ([0xC3, 0xA9], .valid(2)),
+        ([0xF0, 0x9F, 0x98, 0x80], .valid(4)),
+        ([0xE2, 0x82], .truncated),
+        ([0xC0, 0x80], .invalidLead(0xC0)),
+        ([0xED, 0xA0, 0x80], .invalidContinuation),  // a UTF-16 surrogate written as UTF-8
+        ([0xE0, 0x80, 0x80], .invalidContinuation),  // overlong
+    ] as [([UInt8], UTF8Scan.Result)])
+    func classifies(bytes: [UInt8], expected: UTF8Scan.Result) {
+        #expect(UTF8Scan.sequence(in: bytes, at: 0) == expected)
+    }
+
+    @Test func strictAndTolerantParsersAgreeOnBadBytes() throws {
+        let bad: [UInt8] = [0x22, 0x61, 0xED, 0xA0, 0x80, 0x22]
+        #expect(throws: JSONParseError(offset: 2, line: 1, column: 3, message: "invalid UTF-8 sequence")) { try JSONParser.parse(bytes: bad) }
+        #expect(throws: JSONParseError(offset: 2, line: 1, column: 3, message: "invalid UTF-8 sequence")) { try PartialJSONParser.parse(bytes: bad) }
+        // Cut inside a valid sequence: the strict parser says so, the tolerant one leaves the character out.
+        #expect(throws: JSONParseError(offset: 2, line: 1, column: 3, message: "truncated UTF-8 sequence")) { try JSONParser.parse(bytes: [0x22, 0x61, 0xE2, 0x82]) }
+        #expect(try PartialJSONParser.parse(bytes: [0x22, 0x61, 0xE2, 0x82]).value == "a")
+    }
+}
