@@ -9,14 +9,10 @@ import Testing
 /// OS-assigned port, started on first use. It exits when this process exits (it watches its parent) or
 /// after ten minutes, whichever comes first. Tests keep apart by tagging their requests with their own
 /// `X-Test-Id` (see `PeerSession`).
-final class ClientPeer: @unchecked Sendable {  // immutable after init; `Process` is not Sendable but is only read
-    let process = Process()
-    let directory: URL
+final class ClientPeer: Sendable {
+    let process: PeerProcess
     let port: Int
-
-    struct DidNotStart: Error, CustomStringConvertible {
-        var description: String { "the loopback peer did not report a port within 15 s" }
-    }
+    var directory: URL { process.directory }
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Peers/sse_peer.py")
@@ -39,40 +35,18 @@ final class ClientPeer: @unchecked Sendable {  // immutable after init; `Process
         PeerSession(peer: try await registry.shared(), testID: UUID().uuidString)
     }
 
-    private init(directory: URL, port: Int) {
-        self.directory = directory
+    private init(process: PeerProcess, port: Int) {
+        self.process = process
         self.port = port
     }
 
     private static func start() async throws -> ClientPeer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guided-peer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portFile = directory.appendingPathComponent("port")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port-file", portFile.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<750 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-                let peer = ClientPeer(directory: directory, port: port)
-                peer.adopt(process)
-                return peer
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
+        let process = try await PeerProcess.launch(name: "guided-peer", executable: "/usr/bin/env",
+                                                   arguments: ["python3", script.path], seconds: 15)
+        guard let port = process.port else {
+            throw PeerProcess.DidNotStart(description: "the loopback peer wrote `\(process.portFileText)`, not a port")
         }
-        if process.isRunning { process.terminate() }
-        throw DidNotStart()
-    }
-
-    private var running: Process?
-    private func adopt(_ p: Process) { running = p }
-
-    deinit {
-        if let running, running.isRunning { running.terminate() }
-        try? FileManager.default.removeItem(at: directory)
+        return ClientPeer(process: process, port: port)
     }
 }
 

@@ -8,14 +8,10 @@ import Testing
 /// The fake chat servers of Peers/lenient_peer.py (strict / lenient / jsonmode / abort / fixable / fenced,
 /// picked by the first path segment): one child process per test run on 127.0.0.1, started on first use,
 /// gone when this process exits (it watches its parent) or after ten minutes.
-final class ServerPeer: @unchecked Sendable {  // immutable after start; `Process` is not Sendable but only read
-    let directory: URL
+final class ServerPeer: Sendable {
+    let process: PeerProcess
     let port: Int
-    private let process: Process
-
-    struct DidNotStart: Error, CustomStringConvertible {
-        var description: String { "the lenient peer did not report a port within 15 s" }
-    }
+    var directory: URL { process.directory }
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Peers/lenient_peer.py")
@@ -36,36 +32,18 @@ final class ServerPeer: @unchecked Sendable {  // immutable after start; `Proces
 
     static func shared() async throws -> ServerPeer { try await registry.shared() }
 
-    private init(directory: URL, port: Int, process: Process) {
-        self.directory = directory
-        self.port = port
+    private init(process: PeerProcess, port: Int) {
         self.process = process
+        self.port = port
     }
 
     private static func start() async throws -> ServerPeer {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lenient-peer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let portFile = directory.appendingPathComponent("port")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--port-file", portFile.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<750 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-                return ServerPeer(directory: directory, port: port, process: process)
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(nanoseconds: 20_000_000)
+        let process = try await PeerProcess.launch(name: "lenient-peer", executable: "/usr/bin/env",
+                                                   arguments: ["python3", script.path], seconds: 15)
+        guard let port = process.port else {
+            throw PeerProcess.DidNotStart(description: "the lenient peer wrote `\(process.portFileText)`, not a port")
         }
-        if process.isRunning { process.terminate() }
-        throw DidNotStart()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: directory)
+        return ServerPeer(process: process, port: port)
     }
 
     func baseURL(_ mode: String) throws -> URL {
