@@ -112,10 +112,10 @@ public struct SchemaCheckReport: Sendable, Equatable {
                 switch p.status {
                 case .enforced: line += "enforced (\(p.validTrials)/\(p.trials) valid)"
                 case .violated(let example, let problem):
-                    line += "violated (\(p.validTrials)/\(p.trials) valid), e.g. \(Self.clip(example).debugDescription): \(Self.clip(problem))"
+                    line += "violated (\(p.validTrials)/\(p.trials) valid), e.g. \(Self.clip(example).debugDescription): \(Self.clip(Self.oneLine(problem)))"
                 case .rejected(let status, let message):
-                    line += "rejected by the server (HTTP \(status)) in the \(d.dialect.name) form: \(Self.clip(message))"
-                case .error(let message): line += "error: \(Self.clip(message))"
+                    line += "rejected by the server (HTTP \(status)) in the \(d.dialect.name) form: \(Self.clip(Self.oneLine(message)))"
+                case .error(let message): line += "error: \(Self.clip(Self.oneLine(message)))"
                 }
                 if !p.notes.isEmpty { line += " [" + p.notes.joined(separator: "; ") + "]" }
                 lines.append(line)
@@ -143,6 +143,14 @@ public struct SchemaCheckReport: Sendable, Equatable {
     }
 
     static func clip(_ s: String) -> String { s.count > 160 ? String(s.prefix(160)) + "…" : s }
+
+    /// A server's message on one line of the report: each line break and the indentation after it become
+    /// one space (llama-cpp-python's 500 carries a multi-line pydantic message and a traceback line).
+    static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.trimmingPrefix(while: { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+    }
 
     /// The machine-readable report.
     public var json: JSONValue {
