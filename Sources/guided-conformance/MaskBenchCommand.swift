@@ -34,6 +34,7 @@ enum MaskBenchCommand {
         do { o = try JSTSOptions.parse(args, command: "maskbench") } catch {
             FileHandleOutput.standardError("guided-conformance maskbench: \(error.message)\n"); return 2
         }
+        JSTSFeeder.useThreadCPUTime = o.cpuTime
         let tokenizer: Tokenizer
         let index: VocabularyIndex
         do {
@@ -177,6 +178,7 @@ enum MaskBenchCommand {
         print("timeouts           \(timeouts)")
         print("TBM (us)           \(pct(tbm, [25, 50, 75, 90, 95, 99, 99.9])) max \(JSTSFeeder.format(tbm.last ?? 0))")
         print("TTFM (us)          \(pct(ttfm, [25, 50, 75, 90, 95, 99]))")
+        print("peak RSS           \(BenchStats.peakRSSKiB() / 1024) MiB")
         var features: [String: (files: Int, passing: Int)] = [:]
         for r in results { for f in r.features { let e = features[f] ?? (0, 0); features[f] = (e.files + 1, e.passing + (r.passing ? 1 : 0)) } }
         print("per feature (passing/files):")

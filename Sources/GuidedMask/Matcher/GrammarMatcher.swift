@@ -44,13 +44,18 @@ public struct GrammarMatcher: Sendable {
     var failure: MatcherError?
     var walk = WalkScratch()
 
-    /// How many accepted tokens `rollback` can undo; nil: all of them (the history grows with the
-    /// document, about 30 bytes per token).
+    /// How many accepted tokens `rollback` can undo at least; nil: all of them (the history then grows
+    /// with the document, about 30-40 bytes per token).
     public let maxRollback: Int?
 
-    /// - Parameter maxRollback: keep only enough history to undo this many accepts (nil: unlimited).
-    ///   A bounded window keeps a matcher's memory constant on long documents.
-    public init(_ compiled: CompiledGrammar, maxRollback: Int? = nil) {
+    /// The default rollback window: far more than speculative decoding or jump-forward re-tokenization
+    /// undo, and small enough that a matcher stays within a few tens of KB mid-document however long
+    /// the document (servers keep thousands of matchers).
+    public static let defaultMaxRollback = 256
+
+    /// - Parameter maxRollback: keep enough history to undo this many accepts (default 256; nil:
+    ///   unlimited). A bounded window keeps a matcher's memory constant on long documents.
+    public init(_ compiled: CompiledGrammar, maxRollback: Int? = GrammarMatcher.defaultMaxRollback) {
         self.compiled = compiled
         self.maxRollback = maxRollback.map { max(0, $0) }
         reset()
