@@ -23,6 +23,9 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Bytes of each byte class, for forced-byte computation.
     let classBytes: [[UInt8]]
     let cache: Mutex<MaskCache>
+    /// Per state of the slice text automaton (`SliceUTF8`): the distinct (byte class, next text state)
+    /// pairs of its bytes, so a slice check does one table lookup per class rather than per byte.
+    let sliceEdges: [[(cls: Int, u: UInt8)]]
 
     /// Compiles `grammar` for an indexed vocabulary.
     public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
@@ -37,6 +40,15 @@ public final class CompiledGrammar: @unchecked Sendable {
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
         cache = Mutex(MaskCache())
+        sliceEdges = (0..<SliceUTF8.stateCount).map { u in
+            var pairs: [(cls: Int, u: UInt8)] = []
+            var seen = Set<Int>()
+            for (b, next) in SliceUTF8.edges[u] {
+                let cls = Int(automaton.classOf[Int(b)])
+                if seen.insert(cls * 256 + Int(next)).inserted { pairs.append((cls, next)) }
+            }
+            return pairs
+        }
     }
 
     /// Deterministic automaton states built so far (they are built as matchers reach them).

@@ -22,7 +22,7 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Plain-string-text token sets, widest first (see `TokenSlice`).
     let slices: [TokenSlice]
     /// Character bounds of the bounded slices: a state needs this many characters of room to use one.
-    static let sliceBounds = [Int.max, 16]
+    static let sliceBounds = [Int.max, 16, 8]
 
     public init(_ vocabulary: TokenVocabulary) throws(GrammarCompileError) {
         self.vocabulary = vocabulary

@@ -159,6 +159,7 @@ private struct Builder {
     private var mark: [UInt32]
     private var generation: UInt32 = 0
     private var partial: [Int32: PartialRow] = [:]
+    private var perClass: [[Int32]] = []
 
     init(nfa: GrammarNFA, classCount: Int, capacity: Int, maxCalls: Int, next: UnsafeMutablePointer<Int32>,
          flags: UnsafeMutablePointer<UInt8>, callStart: UnsafeMutablePointer<Int32>, calls: UnsafeMutablePointer<Int32>) {
@@ -255,25 +256,33 @@ private struct Builder {
     mutating func buildEntry(_ q: Int32, _ cls: Int) -> Int32 {
         let slot = next + (Int(q) * classCount + cls)
         if slot.pointee != 0 { return slot.pointee }
-        if partial[q] == nil {
-            partial[q] = makePartialRow(q)
-            if slot.pointee != 0 { return slot.pointee }   // a class without transition: written as -1
+        // Taken out of the dictionary while in use, so the arrays are not copied or re-hashed per class.
+        var row: PartialRow
+        if let known = partial.removeValue(forKey: q) {
+            row = known
+        } else {
+            row = makePartialRow(q)
+            if slot.pointee != 0 {   // a class without transition: written as -1
+                if row.remaining > 0 { partial[q] = row }
+                return slot.pointee
+            }
         }
-        let g = Int(partial[q]!.groupOf[cls])
-        let targets = partial[q]!.groups[g]
-        let value = intern(closure(targets)) ?? -1
+        let g = row.groupOf[cls]
+        let value = intern(closure(row.groups[Int(g)])) ?? -1
         completePending()
         // Published last: a reader that sees an entry finds its state complete.
-        let row = next + Int(q) * classCount
-        for c in 0..<classCount where partial[q]!.groupOf[c] == UInt16(g) { row[c] = value }
+        let entries = next + Int(q) * classCount
+        for c in 0..<classCount where row.groupOf[c] == g { entries[c] = value }
         entryCount += 1
-        partial[q]!.remaining -= 1
-        if partial[q]!.remaining == 0 { partial[q] = nil }
+        row.remaining -= 1
+        if row.remaining > 0 { partial[q] = row }
         return value
     }
 
     private mutating func makePartialRow(_ q: Int32) -> PartialRow {
-        var perClass = [[Int32]](repeating: [], count: classCount)
+        // Scratch lists kept across calls (cleared, capacity kept): no allocation per class per state.
+        if perClass.count != classCount { perClass = [[Int32]](repeating: [], count: classCount) }
+        for c in 0..<classCount where !perClass[c].isEmpty { perClass[c].removeAll(keepingCapacity: true) }
         for s in sets[Int(q)] {
             let i = Int(s)
             guard nfa.label[i] == GrammarNFA.labelClasses else { continue }

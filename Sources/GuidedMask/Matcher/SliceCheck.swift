@@ -11,25 +11,21 @@ extension GrammarMatcher {
         let t = compiled.tables
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
-        let budget = bounded ? 8 * (depthLimit + 1) * 4 : 64
-        // Few nodes (a string's loop, or a chain of length-counting states): a flat list beats hashing.
-        var seen: [Int] = []
-        seen.reserveCapacity(budget + 1)
+        // A string's loop needs a handful of nodes, a chain of length-counting states at most 8 per
+        // character (one per position inside a UTF-8 character); anything bigger is not plain text.
+        let budget = bounded ? 8 * (depthLimit + 1) + 8 : 32
+        var seen = Set<Int>(minimumCapacity: budget + 1)
         var stack: [(state: Int32, u: UInt8, depth: Int)] = [(state, SliceUTF8.boundary, 0)]
         while let (q, u, d) = stack.popLast() {
             let key = (Int(q) * SliceUTF8.stateCount + Int(u)) * (depthLimit + 1) + d
-            if seen.contains(key) { continue }
-            seen.append(key)
+            if !seen.insert(key).inserted { continue }
             if seen.count > budget { return false }
             if bounded && u == SliceUTF8.boundary && d == depthLimit { continue }
-            var lastClass = -1
-            var lastTarget: Int32 = -1
-            for (b, u2) in SliceUTF8.edges[Int(u)] {
-                let cls = Int(t.classOf[Int(b)])
-                if cls != lastClass { lastClass = cls; lastTarget = t.target(q, cls) }
-                if lastTarget < 0 { return false }
+            for (cls, u2) in compiled.sliceEdges[Int(u)] {
+                let target = t.target(q, cls)
+                if target < 0 { return false }
                 let d2 = bounded && u2 == SliceUTF8.boundary ? d + 1 : d
-                stack.append((lastTarget, u2, d2))
+                stack.append((target, u2, d2))
             }
         }
         return true
