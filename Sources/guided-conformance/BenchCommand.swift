@@ -4,7 +4,7 @@ import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
 
-/// `guided-conformance bench --grammar FILE --vocab FILE [--preset NAME] --texts FILE [--limit N] [--max-rollback N]`
+/// `guided-conformance bench --grammar FILE --vocab FILE [--preset NAME] --texts FILE [--limit N] [--max-rollback N|none]`
 ///
 /// Feeds every line of the texts file token by token, MaskBench-style: tokenize without special tokens;
 /// for each token compute the mask, check the token is allowed, commit it; at the end check that EOS is
@@ -16,7 +16,7 @@ import GuidedTokenizers
 enum BenchCommand {
     static func run(_ args: [String]) -> Int32 {
         guard let options = BenchOptions(args) else {
-            FileHandleOutput.standardError("usage: guided-conformance bench --grammar FILE --vocab FILE [--preset qwen2|qwen3.6] --texts FILE [--limit N] [--max-rollback N]\n")
+            FileHandleOutput.standardError("usage: guided-conformance bench --grammar FILE --vocab FILE [--preset qwen2|qwen3.6] --texts FILE [--limit N] [--max-rollback N|none]\n")
             return 2
         }
         do {
@@ -65,7 +65,8 @@ enum BenchCommand {
             if let limit = o.limit, n >= limit { break }
             documents += 1
             let ids = try encoder.encode(String(line))
-            var matcher = GrammarMatcher(compiled, maxRollback: o.maxRollback)
+            var matcher = o.unlimitedHistory ? GrammarMatcher(compiled, maxRollback: nil)
+                : GrammarMatcher(compiled, maxRollback: o.maxRollback ?? GrammarMatcher.defaultMaxRollback)
             var ok = true
             for (k, id) in ids.enumerated() {
                 let forcedBytes = matcher.forcedBytes()

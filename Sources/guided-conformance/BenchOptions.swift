@@ -8,6 +8,7 @@ struct BenchOptions {
     var preset: TiktokenPreset?
     var limit: Int?
     var maxRollback: Int?
+    var unlimitedHistory = false
 
     init?(_ args: [String]) {
         var i = 0
@@ -22,6 +23,8 @@ struct BenchOptions {
                 guard let p = TiktokenPreset(rawValue: value) else { return nil }
                 preset = p
             case "--max-rollback":
+                // A window of N accepts, or "none" for unlimited history.
+                if value == "none" { unlimitedHistory = true; break }
                 guard let n = Int(value), n >= 0 else { return nil }
                 maxRollback = n
             case "--limit":

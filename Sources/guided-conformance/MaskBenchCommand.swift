@@ -16,6 +16,9 @@ enum MaskBenchCommand {
         /// Split of the compile part of TTFM: JSON Schema → grammar, then grammar → automata.
         var schemaUs: Double? = nil
         var automatonUs: Double? = nil
+        /// NFA states built at compile time, and deterministic states the run made (lazily).
+        var nfaStates = 0
+        var dfaStates = 0
         var masks: [Double] = []
         var numTokens = 0, numTests = 0, numValid = 0, numInvalid = 0
         var compileError: String? = nil
@@ -31,6 +34,7 @@ enum MaskBenchCommand {
         do { o = try JSTSOptions.parse(args, command: "maskbench") } catch {
             FileHandleOutput.standardError("guided-conformance maskbench: \(error.message)\n"); return 2
         }
+        JSTSFeeder.useThreadCPUTime = o.cpuTime
         let tokenizer: Tokenizer
         let index: VocabularyIndex
         do {
@@ -86,6 +90,7 @@ enum MaskBenchCommand {
             r.schemaUs = Double(lowered - started) / 1000
             compiled = try CompiledGrammar(g, vocabulary: index)
             r.automatonUs = Double(JSTSFeeder.now() - lowered) / 1000
+            r.nfaStates = compiled.nfaStateCount
         } catch let e as JSONSchemaCompileError {
             r.compileError = e.description; r.compileKeyword = e.keyword.isEmpty ? "(\(e.kind.rawValue))" : e.keyword; return r
         } catch {
@@ -100,6 +105,7 @@ enum MaskBenchCommand {
             let us = Double(JSTSFeeder.now() - t0) / 1000
             r.ttfm = compileUs + us
             r.masks.append(us)
+            r.dfaStates = compiled.stateCount
             return r
         }
         for test in tests {
@@ -119,6 +125,7 @@ enum MaskBenchCommand {
                 r.invalidationError = "invalid instance accepted: \(test["description"]?.stringValue ?? "")"
             }
         }
+        r.dfaStates = compiled.stateCount
         return r
     }
 
@@ -141,6 +148,8 @@ enum MaskBenchCommand {
             ("all_mask_us", .array(r.masks.map { num($0) })),
             ("schema_us", num(r.schemaUs)),
             ("automaton_us", num(r.automatonUs)),
+            ("nfa_states", .number(JSONNumber(r.nfaStates))),
+            ("dfa_states", .number(JSONNumber(r.dfaStates))),
         ].map { (key: $0.0, value: $0.1) })
         return JSONValue.object(obj).serialized(.compact)
     }
@@ -169,6 +178,7 @@ enum MaskBenchCommand {
         print("timeouts           \(timeouts)")
         print("TBM (us)           \(pct(tbm, [25, 50, 75, 90, 95, 99, 99.9])) max \(JSTSFeeder.format(tbm.last ?? 0))")
         print("TTFM (us)          \(pct(ttfm, [25, 50, 75, 90, 95, 99]))")
+        print("peak RSS           \(BenchStats.peakRSSKiB() / 1024) MiB")
         var features: [String: (files: Int, passing: Int)] = [:]
         for r in results { for f in r.features { let e = features[f] ?? (0, 0); features[f] = (e.files + 1, e.passing + (r.passing ? 1 : 0)) } }
         print("per feature (passing/files):")

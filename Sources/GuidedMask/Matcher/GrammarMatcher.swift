@@ -44,13 +44,18 @@ public struct GrammarMatcher: Sendable {
     var failure: MatcherError?
     var walk = WalkScratch()
 
-    /// How many accepted tokens `rollback` can undo; nil: all of them (the history grows with the
-    /// document, about 30 bytes per token).
+    /// How many accepted tokens `rollback` can undo at least; nil: all of them (the history then grows
+    /// with the document, about 30-40 bytes per token).
     public let maxRollback: Int?
 
-    /// - Parameter maxRollback: keep only enough history to undo this many accepts (nil: unlimited).
-    ///   A bounded window keeps a matcher's memory constant on long documents.
-    public init(_ compiled: CompiledGrammar, maxRollback: Int? = nil) {
+    /// The default rollback window: far more than speculative decoding or jump-forward re-tokenization
+    /// undo, and small enough that a matcher stays within a few tens of KB mid-document however long
+    /// the document (servers keep thousands of matchers).
+    public static let defaultMaxRollback = 256
+
+    /// - Parameter maxRollback: keep enough history to undo this many accepts (default 256; nil:
+    ///   unlimited). A bounded window keeps a matcher's memory constant on long documents.
+    public init(_ compiled: CompiledGrammar, maxRollback: Int? = GrammarMatcher.defaultMaxRollback) {
         self.compiled = compiled
         self.maxRollback = maxRollback.map { max(0, $0) }
         reset()
@@ -154,12 +159,14 @@ public struct GrammarMatcher: Sendable {
             let raw = engine.step(lo, hi, cls: cls, t)
             if raw == engine.items.count {
                 engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                try checkAutomaton()
                 return k - start
             }
             let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
             if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
             lo = c.lo; hi = c.hi; canEnd = c.accept
         }
+        if compiled.automaton.isExhausted { engine.truncate(nodes: Int(cp.nodeCount), items: 0); try checkAutomaton() }
         collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
         let setStart = Int32(sets.count)
         sets.append(contentsOf: engine.items[lo..<hi])
@@ -236,6 +243,12 @@ public struct GrammarMatcher: Sendable {
         for j in liveLo..<liveHi where Int(engine.items[j]) >= base {
             engine.items[j] = engine.remap[Int(engine.items[j]) - base]
         }
+    }
+
+    /// A transition the automaton could not build within its limits reads as "none": fail closed
+    /// rather than report a rejection (or an acceptance) that rests on it.
+    mutating func checkAutomaton() throws(MatcherError) {
+        if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
     }
 
     mutating func fail(_ e: MatcherError) throws(MatcherError) -> Never {
