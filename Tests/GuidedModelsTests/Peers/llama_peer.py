@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -62,6 +63,11 @@ def main():
     def watchdog():
         while time.time() - started < args.lifetime and os.getppid() == parent:
             time.sleep(0.5)
+        # The launcher's private directory (port file, stderr log) outlives a test process that exits
+        # without tearing its peers down: remove it on the way out.
+        directory = os.path.dirname(os.path.abspath(args.port_file))
+        if os.path.basename(directory).startswith("llama-peer-"):
+            shutil.rmtree(directory, ignore_errors=True)
         os._exit(0)
 
     threading.Thread(target=watchdog, daemon=True).start()
