@@ -12,8 +12,8 @@ extension GrammarMatcher {
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
         // A string's loop needs a handful of nodes, a chain of length-counting states at most 8 per
-        // character (one per position inside a UTF-8 character); anything bigger is not plain text.
-        let budget = bounded ? 8 * (depthLimit + 1) + 8 : 32
+        // character (one per position inside a UTF-8 character); twice that is the most we explore.
+        let budget = bounded ? 16 * (depthLimit + 1) : 64
         var seen = Set<Int>(minimumCapacity: budget + 1)
         var stack: [(state: Int32, u: UInt8, depth: Int)] = [(state, SliceUTF8.boundary, 0)]
         while let (q, u, d) = stack.popLast() {
