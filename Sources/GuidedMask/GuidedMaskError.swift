@@ -59,7 +59,7 @@ public enum MatcherError: Error, Equatable, CustomStringConvertible {
         case .tokenRejected(let t, let p): return "matcher: token \(t) is not allowed at byte \(p)"
         case .bytesRejected(let o, let p): return "matcher: byte \(o) of the input is not allowed (at byte \(p))"
         case .tooManyStacks(let l): return "matcher: more than \(l) parse stacks (grammar too ambiguous)"
-        case .automatonTooLarge(let l): return "matcher: the grammar's automaton needs more than \(l) states"
+        case .automatonTooLarge(let l): return "matcher: the grammar's automaton needs more than \(l) states (or more call edges than MaskLimits.maxCallEdges)"
         case .maskBufferTooSmall(let w, let n): return "matcher: mask buffer has \(w) words, needs \(n)"
         case .alreadyTerminated: return "matcher: already terminated"
         case .rollbackTooFar(let r, let a): return "matcher: cannot roll back \(r) tokens, only \(a) accepted"

@@ -32,7 +32,7 @@ struct ByteClasses {
             count = next
         }
         // Renumber in byte order so classes do not depend on set iteration order.
-        var renumber = [Int](repeating: -1, count: 256)
+        var renumber = [Int](repeating: -1, count: 257)   // ids reach 256 when all bytes are literals
         var n = 0
         for b in 0..<256 where renumber[cls[b]] < 0 { renumber[cls[b]] = n; n += 1 }
         classOf = cls.map { UInt8(renumber[$0]) }

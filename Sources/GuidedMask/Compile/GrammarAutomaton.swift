@@ -26,8 +26,9 @@ final class GrammarAutomaton: @unchecked Sendable {
     // @unchecked: the raw tables are written only inside `builder`'s lock, and only in rows/entries no
     // reader can reach yet: a row entry pointing to a new state is stored after the state's flags and
     // calls are complete, and a reader reaches a state only through such an entry (or through the
-    // start states made in `init`). Readers that see an entry still zero take the lock. (x86-64 keeps
-    // stores in order; on ARM the reader's loads depend on the entry's value, which orders them too.)
+    // start states made in `init`). Readers that see an entry still zero take the lock. The writer
+    // puts a release fence before publishing; the reader's loads of the state depend on the entry's
+    // value (address dependency), which orders them on every architecture Swift targets.
     static let accepting: UInt8 = 1
     static let hasBytes: UInt8 = 2
     static let hasCalls: UInt8 = 4
@@ -52,7 +53,7 @@ final class GrammarAutomaton: @unchecked Sendable {
 
     private let capacity: Int
     private let builder: Mutex<Builder>
-    private let exhausted = Atomic<Bool>(false)
+    private let exhausted: ExhaustionFlag
 
     init(grammar: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
         let classes = ByteClasses(grammar: grammar)
@@ -64,16 +65,31 @@ final class GrammarAutomaton: @unchecked Sendable {
         for b in 0..<256 { classOfPointer[b] = classes.classOf[b] }
         ruleNames = nfa.ruleNames
         nfaStateCount = nfa.stateCount
-        capacity = max(2, limits.maxAutomatonStates + 1)
-        next = Self.zeroed(capacity * classes.count)
-        flags = Self.zeroed(capacity)
-        callStart = Self.zeroed(capacity + 1)
-        calls = Self.zeroed(2 * max(1, limits.maxCallEdges))
-        var b = Builder(nfa: nfa, classCount: classes.count, capacity: capacity, maxCalls: max(1, limits.maxCallEdges),
-                        next: next, flags: flags, callStart: callStart, calls: calls)
+        let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
+        let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
+        let (cells, overflow) = states.multipliedReportingOverflow(by: classes.count)
+        let nextTable: UnsafeMutablePointer<Int32>? = overflow ? nil : Self.zeroed(cells)
+        let flagTable: UnsafeMutablePointer<UInt8>? = Self.zeroed(states)
+        let callStartTable: UnsafeMutablePointer<Int32>? = Self.zeroed(states + 1)
+        let callTable: UnsafeMutablePointer<Int32>? = Self.zeroed(2 * callEdges)
+        guard let nextTable, let flagTable, let callStartTable, let callTable else {
+            // Give back whatever was reserved before the refusal.
+            nextTable.map { Self.unmap($0) }; flagTable.map { Self.unmap($0) }
+            callStartTable.map { Self.unmap($0) }; callTable.map { Self.unmap($0) }
+            classOfPointer.deallocate()
+            throw .automatonTooLarge(rule: nfa.ruleNames[0], limit: limits.maxAutomatonStates)
+        }
+        capacity = states
+        next = nextTable
+        flags = flagTable
+        callStart = callStartTable
+        calls = callTable
+        exhausted = ExhaustionFlag()
+        var b = Builder(nfa: nfa, classCount: classes.count, capacity: capacity, maxCalls: callEdges,
+                        next: next, flags: flags, callStart: callStart, calls: calls, exhausted: exhausted)
         b.makeRuleStarts()
         let start = b.ruleStartState[0]
-        let failed = b.exhausted
+        let failed = b.exhausted.isSet
         builder = Mutex(b)
         guard start > 0, !failed else {
             Self.release(next, flags, callStart, calls); classOfPointer.deallocate()
@@ -87,13 +103,14 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// Anonymous memory straight from the kernel: zero pages that become resident only when written, so
     /// reserving the tables at their maximum size costs nothing until states are made. (calloc would
     /// clear reused heap blocks byte by byte: milliseconds per compile for a 20 MB reservation.)
-    private static func zeroed<T>(_ count: Int) -> UnsafeMutablePointer<T> {
-        let bytes = max(1, count) * MemoryLayout<T>.stride
+    /// nil when the size overflows or the kernel refuses the reservation (the caller throws).
+    private static func zeroed<T>(_ count: Int) -> UnsafeMutablePointer<T>? {
+        let (bytes, overflow) = max(1, count).multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+        guard !overflow, bytes < Int.max / 2 else { return nil }
         let length = (bytes + 8 + 4095) & ~4095
-        guard let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              raw != MAP_FAILED else {
-            fatalError("GuidedMask: cannot reserve \(length) bytes of address space for automaton tables")
-        }
+        // MAP_NORESERVE: untouched pages are not charged against the commit limit either.
+        guard let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+              raw != MAP_FAILED else { return nil }
         // The mapping's length sits in the first 8 bytes, for `unmap`.
         raw.storeBytes(of: length, as: Int.self)
         return (raw + 8).bindMemory(to: T.self, capacity: max(1, count))
@@ -113,16 +130,12 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// the matchers when they read a zero entry.
     @inline(never)
     func materialize(_ state: Int32, _ cls: Int) -> Int32 {
-        let (value, failed) = builder.withLock { b -> (Int32, Bool) in
-            (b.buildEntry(state, cls), b.exhausted)
-        }
-        if failed { exhausted.store(true, ordering: .releasing) }
-        return value
+        builder.withLock { b in b.buildEntry(state, cls) }
     }
 
     /// True once a row could not be completed within `MaskLimits` (the missing transitions read as
     /// "no transition"): every matcher then fails with `MatcherError.automatonTooLarge`.
-    var isExhausted: Bool { exhausted.load(ordering: .acquiring) }
+    var isExhausted: Bool { exhausted.isSet }
 
     /// States made so far, and bytes their tables use.
     var statistics: (states: Int, transitions: Int, bytes: Int) {
@@ -143,6 +156,7 @@ private struct Builder {
     let flags: UnsafeMutablePointer<UInt8>
     let callStart: UnsafeMutablePointer<Int32>
     let calls: UnsafeMutablePointer<Int32>
+    let exhausted: ExhaustionFlag
 
     /// NFA set of each state (state 0: the placeholder).
     var sets: [[Int32]] = [[]]
@@ -152,7 +166,6 @@ private struct Builder {
     var entryCount = 0
     var callCount = 0
     var setBytes = 0
-    var exhausted = false
     /// States made but whose flags and calls are not written yet, in id order.
     private var pending: [Int32] = []
     private var pendingDone = 0
@@ -162,7 +175,8 @@ private struct Builder {
     private var perClass: [[Int32]] = []
 
     init(nfa: GrammarNFA, classCount: Int, capacity: Int, maxCalls: Int, next: UnsafeMutablePointer<Int32>,
-         flags: UnsafeMutablePointer<UInt8>, callStart: UnsafeMutablePointer<Int32>, calls: UnsafeMutablePointer<Int32>) {
+         flags: UnsafeMutablePointer<UInt8>, callStart: UnsafeMutablePointer<Int32>, calls: UnsafeMutablePointer<Int32>,
+         exhausted: ExhaustionFlag) {
         self.nfa = nfa
         self.classCount = classCount
         self.capacity = capacity
@@ -171,6 +185,7 @@ private struct Builder {
         self.flags = flags
         self.callStart = callStart
         self.calls = calls
+        self.exhausted = exhausted
         mark = [UInt32](repeating: 0, count: nfa.stateCount)
     }
 
@@ -204,7 +219,7 @@ private struct Builder {
     /// The state of an NFA set, made if new (nil when the state limit is reached).
     private mutating func intern(_ set: [Int32]) -> Int32? {
         if let id = ids[set] { return id }
-        guard stateCount < capacity else { exhausted = true; return nil }
+        guard stateCount < capacity else { exhausted.set(); return nil }
         let id = Int32(stateCount)
         stateCount += 1
         ids[set] = id
@@ -232,7 +247,7 @@ private struct Builder {
                 }
             }
             for (k, t) in callTargets.sorted(by: { $0.key < $1.key }) {
-                guard callCount < maxCalls, let ret = intern(closure(t)) else { exhausted = true; break }
+                guard callCount < maxCalls, let ret = intern(closure(t)) else { exhausted.set(); break }
                 calls[2 * callCount] = ruleStartState[Int(k)]
                 calls[2 * callCount + 1] = ret
                 callCount += 1
@@ -270,7 +285,9 @@ private struct Builder {
         let g = row.groupOf[cls]
         let value = intern(closure(row.groups[Int(g)])) ?? -1
         completePending()
-        // Published last: a reader that sees an entry finds its state complete.
+        // Published last, behind a release fence: a reader that sees an entry finds its state complete
+        // (flags, calls) on every architecture, and finds the exhaustion flag set if a limit was hit.
+        atomicMemoryFence(ordering: .releasing)
         let entries = next + Int(q) * classCount
         for c in 0..<classCount where row.groupOf[c] == g { entries[c] = value }
         entryCount += 1
@@ -312,4 +329,19 @@ private struct PartialRow {
     var groupOf: [UInt16]
     var groups: [[Int32]]
     var remaining: Int
+}
+
+/// Set when the automaton could not be completed within its limits. Shared by the builder (which sets
+/// it before publishing any entry that rests on the missing part) and the matchers (which check it).
+final class ExhaustionFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .releasing) }
+
+    /// The acquire fence orders the caller's earlier plain loads of table entries before this load, so
+    /// a matcher that read an entry written after `set()` sees the flag.
+    var isSet: Bool {
+        atomicMemoryFence(ordering: .acquiring)
+        return value.load(ordering: .acquiring)
+    }
 }

@@ -101,7 +101,7 @@ extension GrammarMatcher {
         var view: TrieView? = nil
         for slice in compiled.vocabulary.slices where sliceApplies(slice, state: state) {
             accepted = slice.members
-            view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.restNodes.count, maxDepth: max(1, slice.rest.maxDepth))
+            view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
             break
         }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
