@@ -40,6 +40,10 @@ struct BPEModel: Sendable {
 
     /// Words with at most this many initial symbols use the flat scan (tests set 0 to check the heap path).
     var shortWordLimit = 48
+    /// Set by `enableWordCuts(before:)` when cutting a word before this character provably cannot change its
+    /// ids (see `WordCuts.swift`): SentencePiece-style text is one long word, and short parts merge far faster.
+    /// Set only through `enableWordCuts(before:)` (and the test hook `disableWordCuts()`).
+    var cutMarker: [UInt8]? = nil
 
     static let noMerge: UInt64 = .max
     static let frozenFlag: UInt8 = 1
@@ -48,6 +52,15 @@ struct BPEModel: Sendable {
     /// Appends the ids of word `p[0..<n]` to `out`.
     func encode(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         guard n > 0 else { return }
+        if let cutMarker {
+            encodeInParts(p, n, cutMarker, into: &out, scratch: scratch)
+        } else {
+            encodeWhole(p, n, into: &out, scratch: scratch)
+        }
+    }
+
+    /// Appends the ids of word `p[0..<n]` (non-empty), merged as one unit.
+    func encodeWhole(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         if wholeWordFirst {
             let id = pieces.lookup(p, n)
             if id >= 0 { out.append(Int(id)); return }
