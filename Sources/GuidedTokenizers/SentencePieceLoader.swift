@@ -80,7 +80,7 @@ enum SentencePieceLoader {
         guard model.byteFallback || unk != nil else {
             throw TokenizerError(file: file, .invalidVocabulary("no unknown piece and no byte fallback"))
         }
-        var bpe = BPEModel(pieces: table, ranking: .concatenation(RankTable(ranks)), unit: .character,
+        var bpe = BPEModel(pieces: table, ranking: .concatenationWithPairs(RankTable(ranks), PairTable(splitting: table, ranks: ranks)), unit: .character,
                            wholeWordFirst: false, byteFallback: model.byteFallback ? byteIDs : nil,
                            fallbackBeforeMerging: false, unknownID: unk, fuseUnknown: true,
                            userDefined: userDefined.isEmpty ? nil : AddedTokenMatcher(userDefined))

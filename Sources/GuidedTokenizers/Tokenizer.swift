@@ -49,6 +49,7 @@ public struct Tokenizer: Sendable {
         total += model.pieces.memoryFootprint + 256 * 4
         switch model.ranking {
         case .concatenation: total += model.pieces.count * 4
+        case .concatenationWithPairs(_, let table): total += model.pieces.count * 4 + (table.storage.mask + 1) * 16
         case .pairs(let table): total += (table.storage.mask + 1) * 16
         }
         return total

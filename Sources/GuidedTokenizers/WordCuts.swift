@@ -9,7 +9,8 @@
 /// as `▁▁▁▁` and `▁▁c` could be one too. Why the ids cannot change, given the conditions `enableWordCuts`
 /// checks:
 /// - Every merge forms a piece whose bytes are the two symbols' bytes joined (concatenation ranking looks the
-///   joined bytes up; loaders resolve each merges-list entry to the token of the joined bytes). With character
+///   joined bytes up or finds the same piece in its precomputed pair table; loaders resolve each merges-list
+///   entry to the token of the joined bytes). With character
 ///   units and the marker being a piece, the symbol starting at a cut always begins with the whole marker, and
 ///   the symbol ending there ends with a character other than the marker. A merge across the cut would form a
 ///   piece holding a non-marker character followed by the marker, and no piece does.
