@@ -14,11 +14,10 @@ public final class CompiledGrammar: @unchecked Sendable {
     // mutable part, the mask cache, is behind a `Mutex`; the rest are immutable Sendable values.
     public let vocabulary: VocabularyIndex
     public let limits: MaskLimits
-    /// Number of automaton states (all rules).
-    public let stateCount: Int
     /// Names of the rules kept as pushdown frames (the others were inlined into automata).
     public let keptRules: [String]
 
+    let automaton: GrammarAutomaton
     let tables: AutomatonTables
     let startState: Int32
     /// Bytes of each byte class, for forced-byte computation.
@@ -28,17 +27,23 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Compiles `grammar` for an indexed vocabulary.
     public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
         let automaton = try GrammarAutomaton(grammar: grammar, limits: limits)
+        self.automaton = automaton
         self.vocabulary = vocabulary
         self.limits = limits
-        stateCount = automaton.stateCount
         keptRules = automaton.ruleNames
         startState = automaton.startState
         tables = AutomatonTables(automaton, vocabulary: vocabulary)
-        var cb = [[UInt8]](repeating: [], count: automaton.classes.count)
-        for b in 0..<256 { cb[Int(automaton.classes.classOf[b])].append(UInt8(b)) }
+        var cb = [[UInt8]](repeating: [], count: automaton.classCount)
+        for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
         cache = Mutex(MaskCache())
     }
+
+    /// Deterministic automaton states built so far (they are built as matchers reach them).
+    public var stateCount: Int { automaton.statistics.states }
+
+    /// States of the grammar's NFA, built at compile time.
+    public var nfaStateCount: Int { automaton.nfaStateCount }
 
     /// Compiles `grammar` for a vocabulary, indexing the vocabulary first (slow: prefer building one
     /// `VocabularyIndex` and reusing it).
@@ -46,11 +51,9 @@ public final class CompiledGrammar: @unchecked Sendable {
         try self.init(grammar, vocabulary: VocabularyIndex(vocabulary), limits: limits)
     }
 
-    deinit { tables.deallocate() }
-
     /// Bytes held by the automaton tables and the mask cache (not the vocabulary index).
     public var memoryFootprint: Int {
-        tables.byteCount + classBytes.count * 16 + cache.withLock { $0.bytes }
+        automaton.statistics.bytes + classBytes.count * 16 + cache.withLock { $0.bytes }
     }
 
     /// Number of automaton states with a cached mask so far.
@@ -108,44 +111,40 @@ public func compile(_ grammar: Grammar, _ vocabulary: VocabularyIndex, limits: M
 
 /// Raw views of the automaton and the vocabulary index, for the hot loops.
 struct AutomatonTables: @unchecked Sendable {
-    // @unchecked: plain pointers into buffers owned by a `CompiledGrammar` / `VocabularyIndex` that
-    // outlive every use (a matcher holds its compiled grammar); never written after creation.
+    // @unchecked: plain pointers into buffers owned by a `CompiledGrammar` (its automaton) and its
+    // `VocabularyIndex`, which outlive every use (a matcher holds its compiled grammar). The automaton
+    // fills rows lazily under its lock; see `GrammarAutomaton` for why lock-free reads are safe.
     let next: UnsafeMutablePointer<Int32>
     let flags: UnsafeMutablePointer<UInt8>
     let callStart: UnsafeMutablePointer<Int32>
     let calls: UnsafeMutablePointer<Int32>
     let classOf: UnsafeMutablePointer<UInt8>
     let classCount: Int
-    let stateCount: Int
-    let callCount: Int
     let trie: UnsafeMutablePointer<TokenTrie.Node>
     let trieCount: Int
     let tokenBytes: UnsafeMutablePointer<UInt8>
     let tokenOffsets: UnsafeMutablePointer<UInt32>
+    unowned(unsafe) let automaton: GrammarAutomaton
 
     init(_ a: GrammarAutomaton, vocabulary v: VocabularyIndex) {
-        func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
-            let p = UnsafeMutablePointer<T>.allocate(capacity: max(1, array.count))
-            _ = UnsafeMutableBufferPointer(start: p, count: array.count).initialize(from: array)
-            return p
-        }
-        next = copy(a.next)
-        flags = copy(a.flags)
-        callStart = copy(a.callStart)
-        calls = copy(a.calls)
-        classOf = copy(a.classes.classOf)
-        classCount = a.classes.count
-        stateCount = a.stateCount
-        callCount = a.calls.count / 2
+        automaton = a
+        next = a.next
+        flags = a.flags
+        callStart = a.callStart
+        calls = a.calls
+        classOf = a.classOfPointer
+        classCount = a.classCount
         trie = v.nodes.baseAddress!
         trieCount = v.nodeCount
         tokenBytes = v.tokenBytes.baseAddress!
         tokenOffsets = v.tokenOffsets.baseAddress!
     }
 
-    func deallocate() {
-        next.deallocate(); flags.deallocate(); callStart.deallocate(); calls.deallocate(); classOf.deallocate()
+    /// The state after reading a byte of class `cls` in state `q` (-1: none), computing q's row first
+    /// if no matcher has read it yet.
+    @inline(__always)
+    func target(_ q: Int32, _ cls: Int) -> Int32 {
+        let v = next[Int(q) &* classCount &+ cls]
+        return v != 0 ? v : automaton.materialize(q, cls)
     }
-
-    var byteCount: Int { stateCount * (classCount * 4 + 1 + 4) + callCount * 8 + 256 }
 }

@@ -9,7 +9,8 @@ public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
     case undefinedRule(index: Int, in: String)
     /// The start rule derives no finite byte string at all.
     case emptyLanguage
-    /// The automaton of `rule` needs more states than `MaskLimits.maxAutomatonStates`.
+    /// The NFA of the grammar (reported at `rule`) needs more states than `MaskLimits.maxNFAStates`, or
+    /// its start states alone exceed `maxAutomatonStates`.
     case automatonTooLarge(rule: String, limit: Int)
     /// A repetition bound is negative, or `max < min`.
     case invalidRepetition(rule: String, min: Int, max: Int?)
@@ -40,6 +41,10 @@ public enum MatcherError: Error, Equatable, CustomStringConvertible {
     case bytesRejected(offset: Int, position: Int)
     /// A step needed more parse stacks than `MaskLimits.maxStacks` (a very ambiguous grammar).
     case tooManyStacks(limit: Int)
+    /// The matchers of this compiled grammar reached more automaton states than
+    /// `MaskLimits.maxAutomatonStates` (or call edges than `maxCallEdges`): states are built as they are
+    /// reached, and this grammar needs too many.
+    case automatonTooLarge(limit: Int)
     /// The caller's mask buffer has fewer than `(vocabulary.size + 31) / 32` words.
     case maskBufferTooSmall(words: Int, needed: Int)
     /// The matcher already ended (EOS accepted); only `rollback` or `reset` apply.
@@ -54,6 +59,7 @@ public enum MatcherError: Error, Equatable, CustomStringConvertible {
         case .tokenRejected(let t, let p): return "matcher: token \(t) is not allowed at byte \(p)"
         case .bytesRejected(let o, let p): return "matcher: byte \(o) of the input is not allowed (at byte \(p))"
         case .tooManyStacks(let l): return "matcher: more than \(l) parse stacks (grammar too ambiguous)"
+        case .automatonTooLarge(let l): return "matcher: the grammar's automaton needs more than \(l) states"
         case .maskBufferTooSmall(let w, let n): return "matcher: mask buffer has \(w) words, needs \(n)"
         case .alreadyTerminated: return "matcher: already terminated"
         case .rollbackTooFar(let r, let a): return "matcher: cannot roll back \(r) tokens, only \(a) accepted"

@@ -1,8 +1,15 @@
 /// Bounds on the work and memory of compiling and matching. Exceeding one is an error (compile error or a
 /// sticky matcher error), never a hang or a silent cut.
 public struct MaskLimits: Sendable, Hashable {
-    /// Automaton states over all rules of one grammar (subset construction). Default 100,000.
+    /// Deterministic automaton states over all rules of one grammar. They are built lazily, as matchers
+    /// reach them, so this bounds what the matchers of one compiled grammar explore; going past it is a
+    /// sticky `MatcherError.automatonTooLarge`. Default 100,000.
     public var maxAutomatonStates: Int = 100_000
+    /// NFA states of one grammar, built at compile time (linear in the grammar with bounded repetitions
+    /// unrolled); going past it is `GrammarCompileError.automatonTooLarge`. Default 1,000,000.
+    public var maxNFAStates: Int = 1_000_000
+    /// Call edges (pushes) over all automaton states of one grammar. Default 1,000,000.
+    public var maxCallEdges: Int = 1_000_000
     /// Parse stacks alive at once (the nondeterminism of the grammar at one byte). Default 1,024.
     public var maxStacks: Int = 1_024
     /// A cached automaton state keeps at most this many "depends on what is below" tokens; a state with

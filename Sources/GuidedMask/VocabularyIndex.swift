@@ -19,6 +19,10 @@ public final class VocabularyIndex: @unchecked Sendable {
     let tokenOffsets: UnsafeMutableBufferPointer<UInt32>
     /// `(primary, duplicate)` token pairs, flattened.
     let duplicatePairs: [UInt32]
+    /// Plain-string-text token sets, widest first (see `TokenSlice`).
+    let slices: [TokenSlice]
+    /// Character bounds of the bounded slices: a state needs this many characters of room to use one.
+    static let sliceBounds = [Int.max, 16]
 
     public init(_ vocabulary: TokenVocabulary) throws(GrammarCompileError) {
         self.vocabulary = vocabulary
@@ -35,6 +39,15 @@ public final class VocabularyIndex: @unchecked Sendable {
         tokenOffsets = .allocate(capacity: vocabulary.offsets.count)
         _ = tokenOffsets.initialize(from: vocabulary.offsets)
         duplicatePairs = trie.duplicates.flatMap { [$0.primary, $0.duplicate] }
+        var built: [TokenSlice] = []
+        for bound in Self.sliceBounds {
+            do {
+                built.append(try TokenSlice(vocabulary: vocabulary, maxCharacters: bound, maskWords: maskWords))
+            } catch {
+                throw .vocabulary(error.description)
+            }
+        }
+        slices = built
     }
 
     deinit {
@@ -48,5 +61,6 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Bytes held beyond the `TokenVocabulary` itself (trie and flat copies).
     public var memoryFootprint: Int {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
+            + slices.reduce(0) { $0 + $1.byteCount }
     }
 }

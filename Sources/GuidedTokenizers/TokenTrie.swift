@@ -50,12 +50,18 @@ public struct TokenTrie: Sendable {
     ///
     /// - Complexity: O(n log n) byte-string comparisons to sort the tokens, then linear in total bytes.
     public init(vocabulary: TokenVocabulary) throws(TokenTrieError) {
+        try self.init(vocabulary: vocabulary, including: { _ in true })
+    }
+
+    /// Builds the trie of the non-special, non-empty tokens of `vocabulary` for which `include(id)` holds
+    /// (e.g. the tokens a precomputed token set leaves to be checked one by one).
+    public init(vocabulary: TokenVocabulary, including include: (Int) -> Bool) throws(TokenTrieError) {
         let count = vocabulary.tokenCount
         guard count < Int(Node.noToken) else { throw .tooManyTokens(count) }
         var ids: [UInt32] = []
         ids.reserveCapacity(count)
         let offsets = vocabulary.offsets
-        for id in 0..<count where offsets[id + 1] > offsets[id] && !vocabulary.specialTokenIDs.contains(id) {
+        for id in 0..<count where offsets[id + 1] > offsets[id] && !vocabulary.specialTokenIDs.contains(id) && include(id) {
             let length = Int(offsets[id + 1] - offsets[id])
             guard length <= 4095 else { throw .tokenTooLong(id: id, length: length) }
             ids.append(UInt32(id))

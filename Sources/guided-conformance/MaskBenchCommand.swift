@@ -16,6 +16,9 @@ enum MaskBenchCommand {
         /// Split of the compile part of TTFM: JSON Schema → grammar, then grammar → automata.
         var schemaUs: Double? = nil
         var automatonUs: Double? = nil
+        /// NFA states built at compile time, and deterministic states the run made (lazily).
+        var nfaStates = 0
+        var dfaStates = 0
         var masks: [Double] = []
         var numTokens = 0, numTests = 0, numValid = 0, numInvalid = 0
         var compileError: String? = nil
@@ -86,6 +89,7 @@ enum MaskBenchCommand {
             r.schemaUs = Double(lowered - started) / 1000
             compiled = try CompiledGrammar(g, vocabulary: index)
             r.automatonUs = Double(JSTSFeeder.now() - lowered) / 1000
+            r.nfaStates = compiled.nfaStateCount
         } catch let e as JSONSchemaCompileError {
             r.compileError = e.description; r.compileKeyword = e.keyword.isEmpty ? "(\(e.kind.rawValue))" : e.keyword; return r
         } catch {
@@ -100,6 +104,7 @@ enum MaskBenchCommand {
             let us = Double(JSTSFeeder.now() - t0) / 1000
             r.ttfm = compileUs + us
             r.masks.append(us)
+            r.dfaStates = compiled.stateCount
             return r
         }
         for test in tests {
@@ -119,6 +124,7 @@ enum MaskBenchCommand {
                 r.invalidationError = "invalid instance accepted: \(test["description"]?.stringValue ?? "")"
             }
         }
+        r.dfaStates = compiled.stateCount
         return r
     }
 
@@ -141,6 +147,8 @@ enum MaskBenchCommand {
             ("all_mask_us", .array(r.masks.map { num($0) })),
             ("schema_us", num(r.schemaUs)),
             ("automaton_us", num(r.automatonUs)),
+            ("nfa_states", .number(JSONNumber(r.nfaStates))),
+            ("dfa_states", .number(JSONNumber(r.dfaStates))),
         ].map { (key: $0.0, value: $0.1) })
         return JSONValue.object(obj).serialized(.compact)
     }

@@ -12,34 +12,44 @@ struct ByteClasses {
 
     init(grammar: Grammar) {
         var sets = Set<ByteSet>()
-        for rule in grammar.rules { Self.collect(rule.body, into: &sets) }
+        var singles = [Bool](repeating: false, count: 256)
+        for rule in grammar.rules { Self.collect(rule.body, into: &sets, singles: &singles) }
+        // Single bytes (literals) are the common case: split them off first, one class each.
         var cls = [Int](repeating: 0, count: 256)
         var count = 1
-        for s in sets {
-            var map: [Int: Int] = [:]
+        for b in 0..<256 where singles[b] { cls[b] = count; count += 1 }
+        // (Bytes that are in no literal share class 0 until a set splits them.)
+        // Refine by each set: (old class, member?) -> new class, with arrays instead of hashing.
+        var split = [Int](repeating: -1, count: 2 * 257)
+        for s in sets where count < 256 {
+            for i in 0..<(2 * count) { split[i] = -1 }
             var next = 0
             for b in 0..<256 {
                 let key = cls[b] * 2 + (s.contains(UInt8(b)) ? 1 : 0)
-                if let c = map[key] { cls[b] = c } else { map[key] = next; cls[b] = next; next += 1 }
+                if split[key] < 0 { split[key] = next; next += 1 }
+                cls[b] = split[key]
             }
             count = next
-            if count == 256 { break }
         }
-        classOf = cls.map { UInt8($0) }
-        self.count = count
-        var rep = [UInt8](repeating: 0, count: count)
-        var seen = [Bool](repeating: false, count: count)
-        for b in 0..<256 where !seen[cls[b]] { seen[cls[b]] = true; rep[cls[b]] = UInt8(b) }
+        // Renumber in byte order so classes do not depend on set iteration order.
+        var renumber = [Int](repeating: -1, count: 256)
+        var n = 0
+        for b in 0..<256 where renumber[cls[b]] < 0 { renumber[cls[b]] = n; n += 1 }
+        classOf = cls.map { UInt8(renumber[$0]) }
+        self.count = n
+        var rep = [UInt8](repeating: 0, count: n)
+        var seen = [Bool](repeating: false, count: n)
+        for b in 0..<256 where !seen[Int(classOf[b])] { seen[Int(classOf[b])] = true; rep[Int(classOf[b])] = UInt8(b) }
         representative = rep
     }
 
-    private static func collect(_ e: GrammarExpr, into sets: inout Set<ByteSet>) {
+    private static func collect(_ e: GrammarExpr, into sets: inout Set<ByteSet>, singles: inout [Bool]) {
         switch e {
         case .empty, .nothing, .rule: break
-        case .bytes(let bs): for b in bs { sets.insert(ByteSet([b])) }
+        case .bytes(let bs): for b in bs { singles[Int(b)] = true }
         case .byteSet(let s): sets.insert(s)
-        case .sequence(let parts), .choice(let parts): for p in parts { collect(p, into: &sets) }
-        case .repeat(let inner, _, _): collect(inner, into: &sets)
+        case .sequence(let parts), .choice(let parts): for p in parts { collect(p, into: &sets, singles: &singles) }
+        case .repeat(let inner, _, _): collect(inner, into: &sets, singles: &singles)
         }
     }
 }

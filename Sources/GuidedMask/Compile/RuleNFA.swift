@@ -1,115 +1,160 @@
 import GuidedGrammar
 
-/// A Thompson NFA for one kept rule, with inlined rules expanded: edges are ε, a byte set (as a list of
-/// byte classes), or a call of another kept rule. State 0 is the start, state 1 the final state.
-struct RuleNFA {
-    enum Label { case none, classes([Int]), call(Int) }
-    var epsilon: [[Int32]] = [[], []]
-    var label: [Label] = [.none, .none]
-    var target: [Int32] = [-1, -1]
+/// Builds Thompson NFAs for the kept rules, with inlined rules expanded in place: edges are ε, a byte
+/// set (a range of `classList`), or a call of another kept rule. Everything goes into flat arrays (no
+/// per-state allocation): a large JSON Schema expands to tens of thousands of NFA states, and building
+/// them is most of what compiling costs.
+struct NFABuilder {
+    /// ε-edges as (from, to) pairs, grouped by source when the NFA is finished.
+    var edgeFrom: [Int32] = []
+    var edgeTo: [Int32] = []
+    var label: [UInt8] = []
+    /// Classes of a byte edge: `classList[labelLow[s] ..< labelHigh[s]]`.
+    var labelLow: [Int32] = []
+    var labelHigh: [Int32] = []
+    var callee: [Int32] = []
+    var target: [Int32] = []
+    var isFinal: [Bool] = []
+    /// Starts with every class once, so a single class k is the range `k ..< k + 1`.
+    var classList: [UInt16]
 
     private let grammar: Grammar
     private let selection: RuleSelection
     private let classes: ByteClasses
-    private let ruleName: String
     private let maxStates: Int
-    private var classCache: [ByteSet: [Int]] = [:]
+    private var classRanges: [ByteSet: (Int32, Int32)] = [:]
+    private var ruleName = ""
 
-    init(rule: Int, grammar: Grammar, selection: RuleSelection, classes: ByteClasses, maxStates: Int) throws(GrammarCompileError) {
+    var stateCount: Int { label.count }
+
+    init(grammar: Grammar, selection: RuleSelection, classes: ByteClasses, maxStates: Int) {
         self.grammar = grammar
         self.selection = selection
         self.classes = classes
-        self.ruleName = grammar.rules[rule].name
         self.maxStates = maxStates
-        try build(grammar.rules[rule].body, from: 0, to: 1, rule: ruleName)
+        classList = (0..<classes.count).map { UInt16($0) }
+    }
+
+    /// Adds the automaton of one kept rule; returns its start and final state.
+    mutating func addRule(_ rule: Int) throws(GrammarCompileError) -> (start: Int32, final: Int32) {
+        ruleName = grammar.rules[rule].name
+        let start = try newState()
+        let final = try newState()
+        isFinal[Int(final)] = true
+        try build(grammar.rules[rule].body, from: start, to: final)
+        return (start, final)
     }
 
     private mutating func newState() throws(GrammarCompileError) -> Int32 {
-        guard epsilon.count < maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
-        epsilon.append([]); label.append(.none); target.append(-1)
-        return Int32(epsilon.count - 1)
+        guard label.count < maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
+        label.append(GrammarNFA.labelNone); labelLow.append(0); labelHigh.append(0)
+        callee.append(-1); target.append(-1); isFinal.append(false)
+        return Int32(label.count - 1)
     }
 
-    private mutating func classList(_ s: ByteSet) -> [Int] {
-        if let c = classCache[s] { return c }
-        var list: [Int] = []
-        for c in 0..<classes.count where s.contains(classes.representative[c]) { list.append(c) }
-        classCache[s] = list
-        return list
+    @inline(__always)
+    private mutating func epsilon(_ from: Int32, _ to: Int32) {
+        edgeFrom.append(from); edgeTo.append(to)
     }
 
-    private mutating func edge(_ from: Int32, _ l: Label, _ to: Int32) throws(GrammarCompileError) {
-        // Labeled edges leave a fresh state so that each state has at most one label.
-        let s = try newState()
-        epsilon[Int(from)].append(s)
-        label[Int(s)] = l
+    private mutating func classRange(_ s: ByteSet) -> (Int32, Int32) {
+        if let r = classRanges[s] { return r }
+        let low = Int32(classList.count)
+        for c in 0..<classes.count where s.contains(classes.representative[c]) { classList.append(UInt16(c)) }
+        let r = (low, Int32(classList.count))
+        classRanges[s] = r
+        return r
+    }
+
+    /// A state carries at most one labelled edge (besides ε-edges): the label goes on `from` when it has
+    /// none yet, else on a fresh ε-successor of `from` (same language: that successor is reachable only
+    /// through `from`). Labelling `from` directly saves a state per edge, which halves the NFA of
+    /// literal-heavy grammars.
+    private mutating func byteEdge(_ from: Int32, _ range: (Int32, Int32), _ to: Int32) throws(GrammarCompileError) {
+        var s = from
+        if label[Int(from)] != GrammarNFA.labelNone || isFinal[Int(from)] {
+            s = try newState()
+            epsilon(from, s)
+        }
+        label[Int(s)] = GrammarNFA.labelClasses
+        labelLow[Int(s)] = range.0; labelHigh[Int(s)] = range.1
         target[Int(s)] = to
     }
 
-    private mutating func build(_ e: GrammarExpr, from: Int32, to: Int32, rule: String) throws(GrammarCompileError) {
+    private mutating func build(_ e: GrammarExpr, from: Int32, to: Int32) throws(GrammarCompileError) {
         switch e {
         case .empty:
-            epsilon[Int(from)].append(to)
+            epsilon(from, to)
         case .nothing:
             break
         case .bytes(let bs):
-            if bs.isEmpty { epsilon[Int(from)].append(to); return }
+            if bs.isEmpty { epsilon(from, to); return }
             var cur = from
             for (i, b) in bs.enumerated() {
                 let next = i == bs.count - 1 ? to : try newState()
-                try edge(cur, .classes([Int(classes.classOf[Int(b)])]), next)
+                let c = Int32(classes.classOf[Int(b)])
+                try byteEdge(cur, (c, c + 1), next)
                 cur = next
             }
         case .byteSet(let s):
             if s.isEmpty { return }
-            try edge(from, .classes(classList(s)), to)
+            try byteEdge(from, classRange(s), to)
         case .sequence(let parts):
-            if parts.isEmpty { epsilon[Int(from)].append(to); return }
+            if parts.isEmpty { epsilon(from, to); return }
             var cur = from
             for (i, p) in parts.enumerated() {
                 let next = i == parts.count - 1 ? to : try newState()
-                try build(p, from: cur, to: next, rule: rule)
+                try build(p, from: cur, to: next)
                 cur = next
             }
         case .choice(let alts):
             for a in alts {
                 // A fresh entry per alternative keeps alternatives that loop back to `from` apart.
                 let s = try newState()
-                epsilon[Int(from)].append(s)
-                try build(a, from: s, to: to, rule: rule)
+                epsilon(from, s)
+                try build(a, from: s, to: to)
             }
         case .repeat(let inner, let lo, let hi):
-            guard lo >= 0, hi.map({ $0 >= lo }) ?? true else { throw .invalidRepetition(rule: rule, min: lo, max: hi) }
+            guard lo >= 0, hi.map({ $0 >= lo }) ?? true else { throw .invalidRepetition(rule: ruleName, min: lo, max: hi) }
             var cur = from
             for _ in 0..<lo {
                 let next = try newState()
-                try build(inner, from: cur, to: next, rule: rule)
+                try build(inner, from: cur, to: next)
                 cur = next
             }
             if let hi {
                 for _ in lo..<hi {
                     let next = try newState()
-                    epsilon[Int(cur)].append(to)
-                    try build(inner, from: cur, to: next, rule: rule)
+                    epsilon(cur, to)
+                    try build(inner, from: cur, to: next)
                     cur = next
                 }
-                epsilon[Int(cur)].append(to)
+                epsilon(cur, to)
             } else {
                 // Loop on a fresh state so the body's ε-paths cannot leak into `from`'s other edges.
                 let loop = try newState()
-                epsilon[Int(cur)].append(loop)
+                epsilon(cur, loop)
                 let back = try newState()
-                try build(inner, from: loop, to: back, rule: rule)
-                epsilon[Int(back)].append(loop)
-                epsilon[Int(loop)].append(to)
+                try build(inner, from: loop, to: back)
+                epsilon(back, loop)
+                epsilon(loop, to)
             }
         case .rule(let r):
             let k = selection.keptIndex[r.index]
             if k >= 0 {
-                try edge(from, .call(k), to)
+                var s = from
+                if label[Int(from)] != GrammarNFA.labelNone || isFinal[Int(from)] {
+                    s = try newState()
+                    epsilon(from, s)
+                }
+                label[Int(s)] = GrammarNFA.labelCall
+                callee[Int(s)] = Int32(k)
+                target[Int(s)] = to
             } else {
-                let inner = grammar.rules[r.index]
-                try build(inner.body, from: from, to: to, rule: inner.name)
+                let saved = ruleName
+                ruleName = grammar.rules[r.index].name
+                try build(grammar.rules[r.index].body, from: from, to: to)
+                ruleName = saved
             }
         }
     }

@@ -14,7 +14,7 @@ extension GrammarMatcher {
             var i = Int(cp.setStart)
             scan: while i < Int(cp.setEnd) {
                 let q = Int(probe.engine.nodes[Int(probe.sets[i])].state)
-                for cls in 0..<t.classCount where t.next[q * t.classCount + cls] >= 0 {
+                for cls in 0..<t.classCount where t.target(Int32(q), cls) >= 0 {
                     let bytes = compiled.classBytes[cls]
                     if bytes.count > 1 || (only >= 0 && only != Int(bytes[0])) { many = true; break scan }
                     only = Int(bytes[0])

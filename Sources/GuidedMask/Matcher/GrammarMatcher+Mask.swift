@@ -34,6 +34,7 @@ extension GrammarMatcher {
                 k += 2
             }
         }
+        if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
         if !initialized { mask.update(repeating: 0, count: words) }
         let vocab = compiled.vocabulary.vocabulary
         for e in vocab.eosTokenIDs where e >= 0 && e < vocab.size {
@@ -95,10 +96,18 @@ extension GrammarMatcher {
         let words = compiled.vocabulary.maskWords
         var accepted = [UInt32](repeating: 0, count: words)
         var uncertain: [UInt32] = []
+        // Inside JSON string text most tokens are allowed: take a precomputed slice of them when the
+        // state provably accepts all of it, and walk only the trie of the other tokens.
+        var view: TrieView? = nil
+        for slice in compiled.vocabulary.slices where sliceApplies(slice, state: state) {
+            accepted = slice.members
+            view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.restNodes.count, maxDepth: max(1, slice.rest.maxDepth))
+            break
+        }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = accepted.withUnsafeMutableBufferPointer { buf in
             walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
-                     maxUncertain: compiled.limits.maxUncertainTokens)
+                     maxUncertain: compiled.limits.maxUncertainTokens, trie: view)
         }
         engine.truncate(nodes: nodeMark, items: itemMark)
         if engine.overflow {

@@ -154,12 +154,14 @@ public struct GrammarMatcher: Sendable {
             let raw = engine.step(lo, hi, cls: cls, t)
             if raw == engine.items.count {
                 engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                try checkAutomaton()
                 return k - start
             }
             let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
             if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
             lo = c.lo; hi = c.hi; canEnd = c.accept
         }
+        if compiled.automaton.isExhausted { engine.truncate(nodes: Int(cp.nodeCount), items: 0); try checkAutomaton() }
         collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
         let setStart = Int32(sets.count)
         sets.append(contentsOf: engine.items[lo..<hi])
@@ -236,6 +238,12 @@ public struct GrammarMatcher: Sendable {
         for j in liveLo..<liveHi where Int(engine.items[j]) >= base {
             engine.items[j] = engine.remap[Int(engine.items[j]) - base]
         }
+    }
+
+    /// A transition the automaton could not build within its limits reads as "none": fail closed
+    /// rather than report a rejection (or an acceptance) that rests on it.
+    mutating func checkAutomaton() throws(MatcherError) {
+        if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
     }
 
     mutating func fail(_ e: MatcherError) throws(MatcherError) -> Never {

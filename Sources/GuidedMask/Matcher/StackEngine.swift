@@ -32,8 +32,10 @@ struct StackEngine: Sendable {
 
     @inline(__always)
     mutating func truncate(nodes n: Int, items i: Int) {
-        if nodes.count > n { nodes.removeLast(nodes.count - n) }
-        if items.count > i { items.removeLast(items.count - i) }
+        // One element at a time: `removeLast(k)` goes through the generic `replaceSubrange`, which
+        // costs more than the few elements a trie-walk step usually drops.
+        while nodes.count > n { nodes.removeLast() }
+        while items.count > i { items.removeLast() }
     }
 
     /// Moves every stack in `items[lo..<hi]` over a byte of class `cls`; appends the survivors (not yet
@@ -44,7 +46,7 @@ struct StackEngine: Sendable {
         var i = lo
         while i < hi {
             let n = nodes[Int(items[i])]
-            let q = t.next[Int(n.state) * t.classCount + cls]
+            let q = t.target(n.state, cls)
             if q >= 0 {
                 // Same top state over the same frame below: one stack.
                 var duplicate = false
@@ -65,8 +67,8 @@ struct StackEngine: Sendable {
     /// their callers, and appends the stacks whose top can read a byte. Returns the closed range and
     /// whether a stack emptied completely (`accept`) or popped into the hole (`hole`).
     mutating func close(_ lo: Int, _ hi: Int, _ t: AutomatonTables, maxStacks: Int) -> (lo: Int, hi: Int, accept: Bool, hole: Bool) {
-        work.removeAll(keepingCapacity: true)
-        visited.removeAll(keepingCapacity: true)
+        while !work.isEmpty { work.removeLast() }
+        while !visited.isEmpty { visited.removeLast() }
         var i = hi
         while i > lo { i -= 1; work.append(items[i]) }
         let out = items.count

@@ -1,18 +1,29 @@
+import GuidedTokenizers
+
 /// Per-depth state of a token-trie walk: the stacks after the bytes of the current trie path up to that
 /// depth. Restoring depth d when the walk moves to a sibling or an uncle is O(1): truncate the arena and
 /// the item list back to that depth's marks.
 ///
 /// Most of the time the configuration is one stack whose top frame is a plain state (reads bytes, no
-/// calls, not accepting) over a fixed frame below (`base`): then the depth holds just the state
-/// (`simple >= 0`) and a byte is one table lookup. Otherwise it holds a set of stacks (`items[lo..<hi]`).
+/// calls, not accepting) over some frame below (`parent`: the walk's base, or a frame pushed on the way,
+/// e.g. after entering a kept rule): then the depth holds just the state (`simple >= 0`) and a byte is
+/// one table lookup. Otherwise it holds a set of stacks (`items[lo..<hi]`).
 struct DepthState: Sendable {
     var simple: Int32 = -1
+    var parent: Int32 = 0
     var lo: Int32 = 0
     var hi: Int32 = 0
     var nodeMark: Int32 = 0
     var itemMark: Int32 = 0
     /// Some path up to here popped into the hole (cache walks only).
     var hole: Bool = false
+}
+
+/// The nodes of a token trie to walk: the whole vocabulary's, or a slice's rest.
+struct TrieView {
+    let nodes: UnsafeMutablePointer<TokenTrie.Node>
+    let count: Int
+    let maxDepth: Int
 }
 
 struct WalkScratch: Sendable {
@@ -31,7 +42,7 @@ extension GrammarMatcher {
         if walk.depths.count < maxDepth + 2 {
             walk.depths = [DepthState](repeating: DepthState(), count: maxDepth + 2)
         }
-        walk.depths[0] = DepthState(simple: state, lo: 0, hi: 0, nodeMark: Int32(engine.nodes.count),
+        walk.depths[0] = DepthState(simple: state, parent: base, lo: 0, hi: 0, nodeMark: Int32(engine.nodes.count),
                                     itemMark: Int32(engine.items.count), hole: false)
     }
 
@@ -45,15 +56,15 @@ extension GrammarMatcher {
         let cls = Int(t.classOf[Int(byte)])
         var raw: Int
         if ds.simple >= 0 {
-            let q = t.next[Int(ds.simple) * t.classCount + cls]
+            let q = t.target(ds.simple, cls)
             if q < 0 { return .rejected }
             if !needClose { return .accepted }
             if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
-                depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                 return .live
             }
             raw = engine.items.count
-            engine.items.append(engine.make(q, base))
+            engine.items.append(engine.make(q, ds.parent))
         } else {
             if ds.lo == ds.hi { return .rejected }
             raw = engine.step(Int(ds.lo), Int(ds.hi), cls: cls, t)
@@ -61,11 +72,11 @@ extension GrammarMatcher {
             if !needClose { return .accepted }
         }
         let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
-        var next = DepthState(simple: -1, lo: Int32(c.lo), hi: Int32(c.hi), nodeMark: Int32(engine.nodes.count),
+        var next = DepthState(simple: -1, parent: 0, lo: Int32(c.lo), hi: Int32(c.hi), nodeMark: Int32(engine.nodes.count),
                               itemMark: Int32(engine.items.count), hole: ds.hole || c.hole)
         if c.hi - c.lo == 1 {
             let n = engine.nodes[Int(engine.items[c.lo])]
-            if n.parent == base && t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state }
+            if t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state; next.parent = n.parent }
         }
         depths[d + 1] = next
         return c.hi == c.lo ? .dead : .live
@@ -79,16 +90,17 @@ extension GrammarMatcher {
     /// and calls `slowStep` for the rest.
     @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
-                           uncertain: inout [UInt32], maxUncertain: Int) -> Bool {
+                           uncertain: inout [UInt32], maxUncertain: Int, trie view: TrieView? = nil) -> Bool {
         let t = compiled.tables
-        beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
+        let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: compiled.vocabulary.trie.maxDepth)
+        beginWalk(state: state, base: base, maxDepth: view.maxDepth)
         var depthArray = walk.depths
         walk.depths = []
         defer { walk.depths = depthArray }
         return depthArray.withUnsafeMutableBufferPointer { buffer -> Bool in
             let depths = buffer.baseAddress!
-            let trie = t.trie
-            let count = t.trieCount
+            let trie = view.nodes
+            let count = view.count
             let next = t.next, flags = t.flags, classOf = t.classOf, classCount = t.classCount
             let relative = base == StackEngine.hole
             var i = 0
@@ -99,13 +111,15 @@ extension GrammarMatcher {
                 let ds = depths[d]
                 let r: StepResult
                 if ds.simple >= 0 {
-                    let q = next[Int(ds.simple) * classCount + Int(classOf[Int(node.byte)])]
+                    let cls = Int(classOf[Int(node.byte)])
+                    var q = next[Int(ds.simple) &* classCount &+ cls]
+                    if q == 0 { q = t.automaton.materialize(ds.simple, cls) }
                     if q < 0 {
                         r = .rejected
                     } else if size == 1 {
                         r = .accepted
                     } else if flags[Int(q)] == GrammarAutomaton.hasBytes {
-                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                        depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                         r = .live
                     } else {
                         r = slowStep(depths, d, byte: node.byte, base: base, needClose: true, t)
@@ -116,7 +130,7 @@ extension GrammarMatcher {
                 switch r {
                 case .rejected:
                     if relative && ds.hole {
-                        if !collect(i, i + size, into: &uncertain, max: maxUncertain) { return false }
+                        if !collect(trie, i, i + size, into: &uncertain, max: maxUncertain) { return false }
                     }
                     i += size
                 case .accepted, .live:
@@ -125,7 +139,7 @@ extension GrammarMatcher {
                 case .dead:
                     if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
                     if relative && depths[d + 1].hole {
-                        if !collect(i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
+                        if !collect(trie, i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
                     }
                     i += size
                 }
@@ -134,8 +148,8 @@ extension GrammarMatcher {
         }
     }
 
-    private func collect(_ from: Int, _ to: Int, into list: inout [UInt32], max: Int) -> Bool {
-        let trie = compiled.tables.trie
+    private func collect(_ trie: UnsafeMutablePointer<TokenTrie.Node>, _ from: Int, _ to: Int,
+                         into list: inout [UInt32], max: Int) -> Bool {
         var j = from
         while j < to {
             if trie[j].hasToken {
@@ -176,11 +190,11 @@ extension GrammarMatcher {
                 var r = StepResult.live
                 if ds.simple >= 0 {
                     // Fast path: one plain stack, one table lookup.
-                    let q = t.next[Int(ds.simple) * t.classCount + Int(t.classOf[Int(byte)])]
+                    let q = t.target(ds.simple, Int(t.classOf[Int(byte)]))
                     if q < 0 {
                         r = .rejected
                     } else if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
-                        depths[d + 1] = DepthState(simple: q, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                        depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                     } else {
                         r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
                     }

@@ -1,0 +1,208 @@
+import GuidedGrammar
+
+/// The Thompson NFAs of all kept rules in one numbering, flattened into arrays, with the facts the lazy
+/// subset construction needs: which states can still reach their rule's end (`live`), which rules
+/// derive some string (`productive`).
+///
+/// Compiling a grammar builds only this (linear in the grammar's size). Deterministic states are made
+/// from it on demand, when a matcher first reads a byte in them (`GrammarAutomaton`).
+struct GrammarNFA {
+    static let labelNone: UInt8 = 0
+    static let labelClasses: UInt8 = 1
+    static let labelCall: UInt8 = 2
+
+    /// ε-edges of state s: `epsilonTargets[epsilonStart[s] ..< epsilonStart[s + 1]]`.
+    var epsilonStart: [Int32] = [0]
+    var epsilonTargets: [Int32] = []
+    /// Per state: `labelNone`, `labelClasses` or `labelCall`.
+    var label: [UInt8] = []
+    /// Classes of a byte edge: `classList[labelLow[s] ..< labelHigh[s]]`.
+    var labelLow: [Int32] = []
+    var labelHigh: [Int32] = []
+    var classList: [UInt16] = []
+    /// Callee (kept rule index) of a call edge, else -1.
+    var callee: [Int32] = []
+    /// Target of the labelled edge, else -1.
+    var target: [Int32] = []
+    /// True for the final state of a rule (reaching it pops the rule).
+    var isFinal: [Bool] = []
+    /// Start and final state of each kept rule.
+    var ruleStart: [Int32] = []
+    var ruleFinal: [Int32] = []
+    var ruleNames: [String] = []
+    /// `live[s]`: from s, the end of its rule is reachable (reading bytes and calling productive rules).
+    var live: [Bool] = []
+    /// `productive[k]`: rule k derives at least one string.
+    var productive: [Bool] = []
+
+    var stateCount: Int { label.count }
+
+    init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
+        let grammar = DirectLeftRecursion.rewrite(original)
+        let selection = try RuleSelection(grammar: grammar)
+        ruleNames = selection.kept.map { grammar.rules[$0].name }
+        var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
+        for rule in selection.kept {
+            let (start, final) = try builder.addRule(rule)
+            ruleStart.append(start)
+            ruleFinal.append(final)
+        }
+        label = builder.label
+        labelLow = builder.labelLow
+        labelHigh = builder.labelHigh
+        classList = builder.classList
+        callee = builder.callee
+        target = builder.target
+        isFinal = builder.isFinal
+        groupEpsilonEdges(from: builder.edgeFrom, to: builder.edgeTo)
+        computeLiveness()
+        guard live[Int(ruleStart[0])] else { throw .emptyLanguage }
+        try checkLeftRecursion()
+    }
+
+    /// Counting sort of the ε-edges by source, into `epsilonStart`/`epsilonTargets`.
+    private mutating func groupEpsilonEdges(from: [Int32], to: [Int32]) {
+        let n = stateCount
+        var start = [Int32](repeating: 0, count: n + 1)
+        for f in from { start[Int(f) + 1] += 1 }
+        for i in 0..<n { start[i + 1] += start[i] }
+        var fill = start
+        var targets = [Int32](repeating: 0, count: from.count)
+        for (i, f) in from.enumerated() {
+            targets[Int(fill[Int(f)])] = to[i]
+            fill[Int(f)] += 1
+        }
+        epsilonStart = start
+        epsilonTargets = targets
+    }
+
+    /// Backward reachability from every rule's final state: ε and byte edges directly, a call edge
+    /// once its callee is productive and its return target live.
+    private mutating func computeLiveness() {
+        let n = stateCount, ruleCount = ruleStart.count
+        live = [Bool](repeating: false, count: n)
+        productive = [Bool](repeating: false, count: ruleCount)
+        // Reverse edges: plain (ε, bytes) by target; call sites by return target and by callee.
+        var plainCount = [Int32](repeating: 0, count: n + 1)
+        // Call sites as linked lists threaded through `nextSite`, headed by return target and by callee.
+        var siteByTarget = [Int32](repeating: -1, count: n)
+        var nextByTarget = [Int32](repeating: -1, count: n)
+        var siteByCallee = [Int32](repeating: -1, count: ruleCount)
+        var nextByCallee = [Int32](repeating: -1, count: n)
+        for s in 0..<n {
+            for i in Int(epsilonStart[s])..<Int(epsilonStart[s + 1]) { plainCount[Int(epsilonTargets[i]) + 1] += 1 }
+            if label[s] == Self.labelClasses { plainCount[Int(target[s]) + 1] += 1 }
+            if label[s] == Self.labelCall {
+                let t = Int(target[s]), k = Int(callee[s])
+                nextByTarget[s] = siteByTarget[t]; siteByTarget[t] = Int32(s)
+                nextByCallee[s] = siteByCallee[k]; siteByCallee[k] = Int32(s)
+            }
+        }
+        for i in 0..<n { plainCount[i + 1] += plainCount[i] }
+        var fill = plainCount
+        var preds = [Int32](repeating: 0, count: Int(plainCount[n]))
+        for s in 0..<n {
+            for i in Int(epsilonStart[s])..<Int(epsilonStart[s + 1]) {
+                let t = Int(epsilonTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
+            }
+            if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
+        }
+        var ruleOfStart = [Int32](repeating: -1, count: n)
+        for (k, s) in ruleStart.enumerated() { ruleOfStart[Int(s)] = Int32(k) }
+
+        var work: [Int32] = []
+        func mark(_ s: Int32) { if !live[Int(s)] { live[Int(s)] = true; work.append(s) } }
+        for f in ruleFinal { mark(f) }
+        while let x = work.popLast() {
+            for i in Int(plainCount[Int(x)])..<Int(plainCount[Int(x) + 1]) { mark(preds[i]) }
+            var p = siteByTarget[Int(x)]
+            while p >= 0 {
+                if productive[Int(callee[Int(p)])] { mark(p) }
+                p = nextByTarget[Int(p)]
+            }
+            let k = Int(ruleOfStart[Int(x)])
+            if k >= 0 && !productive[k] {
+                productive[k] = true
+                var q = siteByCallee[k]
+                while q >= 0 {
+                    if live[Int(target[Int(q)])] { mark(q) }
+                    q = nextByCallee[Int(q)]
+                }
+            }
+        }
+    }
+
+    /// True when the byte edge of state s reads class `cls`. Class lists are sorted, so a binary search;
+    /// most are a single class.
+    @inline(__always)
+    func reads(_ s: Int, _ cls: Int) -> Bool {
+        var lo = Int(labelLow[s]), hi = Int(labelHigh[s])
+        let c = UInt16(cls)
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let v = classList[mid]
+            if v == c { return true }
+            if v < c { lo = mid + 1 } else { hi = mid }
+        }
+        return false
+    }
+
+    /// True when the call edge of state s can be used: its callee derives something and the caller can
+    /// finish after it returns.
+    @inline(__always)
+    func usableCall(_ s: Int) -> Bool {
+        label[s] == Self.labelCall && productive[Int(callee[s])] && live[Int(target[s])]
+    }
+
+    /// A rule that can call itself again before any byte is consumed would push forever: refuse it.
+    private func checkLeftRecursion() throws(GrammarCompileError) {
+        let ruleCount = ruleStart.count
+        // States of rule k reachable from its start without reading a byte (ε and calls of nullable
+        // rules), and the rules called on the way.
+        func zeroByteReach(_ k: Int, _ nullable: [Bool]) -> (final: Bool, callees: Set<Int>) {
+            var seen: Set<Int32> = [ruleStart[k]]
+            var stack = [ruleStart[k]]
+            var callees = Set<Int>()
+            var reachedFinal = false
+            while let s = stack.popLast() {
+                let i = Int(s)
+                if isFinal[i] { reachedFinal = true }
+                for e in Int(epsilonStart[i])..<Int(epsilonStart[i + 1]) {
+                    let t = epsilonTargets[e]
+                    if live[Int(t)] && seen.insert(t).inserted { stack.append(t) }
+                }
+                if usableCall(i) {
+                    let c = Int(callee[i])
+                    callees.insert(c)
+                    if nullable[c] && seen.insert(target[i]).inserted { stack.append(target[i]) }
+                }
+            }
+            return (reachedFinal, callees)
+        }
+        var nullable = [Bool](repeating: false, count: ruleCount)
+        var changed = true
+        while changed {
+            changed = false
+            for k in 0..<ruleCount where !nullable[k] && productive[k] && zeroByteReach(k, nullable).final {
+                nullable[k] = true; changed = true
+            }
+        }
+        let edges = (0..<ruleCount).map { productive[$0] ? zeroByteReach($0, nullable).callees.sorted() : [] }
+        var color = [UInt8](repeating: 0, count: ruleCount)
+        for root in 0..<ruleCount where color[root] == 0 {
+            var stack: [(Int, Int)] = [(root, 0)]
+            color[root] = 1
+            while let (k, i) = stack.last {
+                if i < edges[k].count {
+                    stack[stack.count - 1].1 += 1
+                    let t = edges[k][i]
+                    if color[t] == 1 { throw .leftRecursion(rule: ruleNames[t]) }
+                    if color[t] == 0 { color[t] = 1; stack.append((t, 0)) }
+                } else {
+                    color[k] = 2
+                    stack.removeLast()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import GuidedTokenizers
+
+/// A precomputed set of tokens that are plain JSON string text: complete UTF-8 characters, none of them
+/// `"`, `\` or a control character below U+0020, at most `maxCharacters` of them. About 96% of Qwen2's
+/// tokens are such text.
+///
+/// Inside a JSON string almost every token is allowed, and deciding that by walking the whole token
+/// trie costs milliseconds. When an automaton state provably accepts every string of such characters
+/// (`GrammarMatcher.sliceApplies`), every token of the slice is allowed there whatever the stack holds,
+/// so the mask is this set's bits plus a walk of `rest`: the trie of the other tokens only (12k nodes
+/// instead of 333k for Qwen2). The idea is llguidance's "slices"; the check and layout here are ours.
+final class TokenSlice: @unchecked Sendable {
+    // @unchecked: `restNodes` is written only in `init` and freed in `deinit`; the rest is immutable.
+    /// Characters per token at most (`Int.max`: any number).
+    let maxCharacters: Int
+    /// Bitmask (`maskWords` words) of the tokens in the slice.
+    let members: [UInt32]
+    /// Trie of every other non-special token.
+    let rest: TokenTrie
+    let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
+
+    init(vocabulary: TokenVocabulary, maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
+        self.maxCharacters = maxCharacters
+        var bits = [UInt32](repeating: 0, count: maskWords)
+        var inSlice = [Bool](repeating: false, count: vocabulary.tokenCount)
+        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
+        for id in 0..<vocabulary.tokenCount where !vocabulary.specialTokenIDs.contains(id) {
+            let n = Self.characterCount(bytes, Int(offsets[id]), Int(offsets[id + 1]))
+            if n > 0 && n <= maxCharacters {
+                inSlice[id] = true
+                bits[id >> 5] |= 1 << UInt32(id & 31)
+            }
+        }
+        members = bits
+        rest = try TokenTrie(vocabulary: vocabulary, including: { !inSlice[$0] })
+        restNodes = .allocate(capacity: max(1, rest.nodes.count))
+        _ = restNodes.initialize(from: rest.nodes)
+    }
+
+    deinit { restNodes.deallocate() }
+
+    /// Characters in `bytes[start..<end]` if they are all plain JSON string text, else 0.
+    static func characterCount(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
+        var u = SliceUTF8.boundary
+        var count = 0
+        var i = start
+        while i < end {
+            u = SliceUTF8.next(u, bytes[i])
+            if u == SliceUTF8.reject { return 0 }
+            if u == SliceUTF8.boundary { count += 1 }
+            i += 1
+        }
+        return u == SliceUTF8.boundary ? count : 0
+    }
+
+    var byteCount: Int { members.count * 4 + rest.memoryFootprint + restNodes.count * 8 }
+}
+
+/// The byte automaton of plain JSON string text: well-formed UTF-8 (no surrogates, nothing past
+/// U+10FFFF) without `"`, `\` and U+0000–U+001F. State `boundary` is between characters.
+enum SliceUTF8 {
+    static let boundary: UInt8 = 0
+    static let reject: UInt8 = 255
+    static let stateCount = 8
+    /// Per state: the bytes it reads and the state after each, in byte order.
+    static let edges: [[(UInt8, UInt8)]] = (0..<8).map { u in
+        (0..<256).compactMap { b in
+            let v = next(UInt8(u), UInt8(b))
+            return v == reject ? nil : (UInt8(b), v)
+        }
+    }
+
+    /// States: 1, 2, 3 = that many continuation bytes (80–BF) left; 4 = after E0 (A0–BF, then 1);
+    /// 5 = after ED (80–9F, then 1); 6 = after F0 (90–BF, then 2); 7 = after F4 (80–8F, then 2).
+    @inline(__always)
+    static func next(_ u: UInt8, _ b: UInt8) -> UInt8 {
+        switch u {
+        case 0:
+            switch b {
+            case 0x22, 0x5C: return reject
+            case 0x20...0x7F: return 0
+            case 0xC2...0xDF: return 1
+            case 0xE0: return 4
+            case 0xE1...0xEC, 0xEE, 0xEF: return 2
+            case 0xED: return 5
+            case 0xF0: return 6
+            case 0xF1...0xF3: return 3
+            case 0xF4: return 7
+            default: return reject
+            }
+        case 1, 2, 3: return (0x80...0xBF).contains(b) ? u - 1 : reject
+        case 4: return (0xA0...0xBF).contains(b) ? 1 : reject
+        case 5: return (0x80...0x9F).contains(b) ? 1 : reject
+        case 6: return (0x90...0xBF).contains(b) ? 2 : reject
+        case 7: return (0x80...0x8F).contains(b) ? 2 : reject
+        default: return reject
+        }
+    }
+}
