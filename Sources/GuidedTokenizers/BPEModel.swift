@@ -44,10 +44,10 @@ struct BPEModel: Sendable {
 
     /// Words with at most this many initial symbols use the flat scan (tests set 0 to check the heap path).
     var shortWordLimit = 16
-    /// Set by `enableWordCuts(before:)` when cutting a word before this character provably cannot change its
-    /// ids (see `WordCuts.swift`): SentencePiece-style text is one long word, and short parts merge far faster.
+    /// Set by `enableWordCuts(before:)` when some cuts inside a word provably cannot change its ids (see
+    /// `WordCuts.swift`): SentencePiece-style text is one long word, and short parts merge far faster.
     /// Set only through `enableWordCuts(before:)` (and the test hook `disableWordCuts()`).
-    var cutMarker: [UInt8]? = nil
+    var cutRules: WordCutRules? = nil
 
     static let noMerge: UInt64 = .max
     static let frozenFlag: UInt8 = 1
@@ -56,8 +56,8 @@ struct BPEModel: Sendable {
     /// Appends the ids of word `p[0..<n]` to `out`.
     func encode(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         guard n > 0 else { return }
-        if let cutMarker {
-            encodeInParts(p, n, cutMarker, into: &out, scratch: scratch)
+        if let cutRules {
+            encodeInParts(p, n, cutRules, into: &out, scratch: scratch)
         } else {
             encodeWhole(p, n, into: &out, scratch: scratch)
         }

@@ -58,11 +58,11 @@ public struct Tokenizer: Sendable {
     /// Test hook: send every word through the heap merge path.
     mutating func forceHeapMerging() { model.shortWordLimit = 0 }
 
-    /// Test hook: merge each pre-tokenized word whole (no cuts before '▁').
+    /// Test hook: merge each pre-tokenized word whole (no cuts).
     mutating func disableWordCuts() { model.disableWordCuts() }
 
-    /// Whether words are cut before a marker character (see `WordCuts.swift`).
-    var cutsWords: Bool { model.cutMarker != nil }
+    /// Whether words are cut where merges provably cannot cross (see `WordCuts.swift`).
+    var cutsWords: Bool { model.cutRules != nil }
 
     /// Same tokenizer with other EOS ids.
     func withEOS(_ ids: [Int]) -> Tokenizer {

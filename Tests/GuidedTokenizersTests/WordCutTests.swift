@@ -43,9 +43,32 @@ import Testing
     @Test func pieceAcrossAMarkerPreventsCutting() throws {
         // "a▁" and "a▁b" join a character to a following '▁': "a b" → "▁a▁b" must merge a▁ then a▁b → [3, 7],
         // where cutting before the second '▁' would give [3, 4, 3, 5].
-        let t = try Self.tinyModel([("▁", -5), ("a", -5), ("b", -5), ("a▁", -1), ("a▁b", -0.5)])
-        #expect(!t.cutsWords)
+        var t = try Self.tinyModel([("▁", -5), ("a", -5), ("b", -5), ("a▁", -1), ("a▁b", -0.5)])
+        #expect(t.cutsWords) // ASCII pairs such as "ab" still may be cut
+        #expect(t.model.cutRules?.marker == nil)
         #expect(try t.encode("a b") == [3, 7])
+        t.disableWordCuts()
+        #expect(try t.encode("a b") == [3, 7])
+    }
+
+    @Test func asciiPairsAreCutOnlyWhenNoPieceHoldsThem() throws {
+        // "a.b." → "▁a.b.": merging whole gives ▁a . b. → [7, 6, 8]. No piece holds "a." or ".b", so those are
+        // cut; "b." is a piece, so cutting there (as a naive cut between all ASCII characters would) would
+        // give b . instead of b.
+        var t = try Self.tinyModel([("▁", -5), ("a", -5), ("b", -5), (".", -5), ("▁a", -1), ("b.", -2)])
+        let rules = try #require(t.model.cutRules)
+        let allows = { (x: Character, y: Character) in
+            rules.asciiCuts.withUnsafeBufferPointer { WordCutRules.allows($0, Int(x.asciiValue!), y.asciiValue!) }
+        }
+        #expect(allows("a", "."))
+        #expect(allows(".", "b"))
+        #expect(!allows("b", "."))
+        #expect(!allows("a", "z")) // 'z' is not a piece
+        #expect(try t.encode("a.b.") == [7, 6, 8])
+        #expect(try t.encode("a.zb.") == [7, 6, 0, 8])
+        t.disableWordCuts()
+        #expect(try t.encode("a.b.") == [7, 6, 8])
+        #expect(try t.encode("a.zb.") == [7, 6, 0, 8])
     }
 
     @Test func unknownCharactersStayInTheirPart() throws {
