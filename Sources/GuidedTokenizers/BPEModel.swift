@@ -9,12 +9,16 @@
 /// - SentencePiece BPE: units are characters; the pair whose concatenation is the piece with the highest score
 ///   merges first, so scores are turned into ranks; unknown symbols fall back to bytes after merging.
 /// In every family ties between equal ranks go to the leftmost pair. Short words (most of them) use a flat
-/// array and a linear scan for the best pair; long words (SentencePiece encodes a whole text as one word) use a
-/// binary heap over a linked list, O(n log n).
+/// array and a linear scan for the best pair; long words use a binary heap over a linked list, O(n log n).
+/// SentencePiece-style text, one long word, is first cut where no merge can cross (`WordCuts.swift`), and
+/// short words already seen come from a per-encoder `WordCache`.
 struct BPEModel: Sendable {
     enum Ranking: Sendable {
         /// Rank of the piece formed by concatenating two adjacent symbols, indexed by piece id.
         case concatenation(RankTable)
+        /// Concatenation ranking with every pair of known pieces precomputed (`PairTable(splitting:ranks:)`):
+        /// only a pair with an unknown symbol (SentencePiece falls back after merging) looks joined bytes up.
+        case concatenationWithPairs(RankTable, PairTable)
         /// A merges list.
         case pairs(PairTable)
     }
@@ -39,7 +43,11 @@ struct BPEModel: Sendable {
     var userDefined: AddedTokenMatcher? = nil
 
     /// Words with at most this many initial symbols use the flat scan (tests set 0 to check the heap path).
-    var shortWordLimit = 48
+    var shortWordLimit = 16
+    /// Set by `enableWordCuts(before:)` when some cuts inside a word provably cannot change its ids (see
+    /// `WordCuts.swift`): SentencePiece-style text is one long word, and short parts merge far faster.
+    /// Set only through `enableWordCuts(before:)` (and the test hook `disableWordCuts()`).
+    var cutRules: WordCutRules? = nil
 
     static let noMerge: UInt64 = .max
     static let frozenFlag: UInt8 = 1
@@ -48,17 +56,40 @@ struct BPEModel: Sendable {
     /// Appends the ids of word `p[0..<n]` to `out`.
     func encode(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         guard n > 0 else { return }
+        if let cutRules {
+            encodeInParts(p, n, cutRules, into: &out, scratch: scratch)
+        } else {
+            encodeWhole(p, n, into: &out, scratch: scratch)
+        }
+    }
+
+    /// Appends the ids of word `p[0..<n]` (non-empty), merged as one unit.
+    func encodeWhole(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         if wholeWordFirst {
             let id = pieces.lookup(p, n)
             if id >= 0 { out.append(Int(id)); return }
         }
+        if n <= WordCache.maxBytes, let cache = scratch.cacheForNextWord() {
+            let h = WordCache.hash(p, n)
+            if cache.lookup(h, p, n, into: &out) { return }
+            let from = out.count
+            merge(p, n, into: &out, scratch: scratch)
+            cache.store(h, p, n, ids: out, from: from)
+        } else {
+            merge(p, n, into: &out, scratch: scratch)
+        }
+    }
+
+    /// BPE proper: initial symbols, merges, then the ids (with byte fallback or unk for unknown symbols).
+    private func merge(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout [Int], scratch: BPEScratch) {
         scratch.reserve(n)
         let count = initialSymbols(p, n, scratch)
+        let tables = MergeTables(ranking)
         if count <= shortWordLimit {
-            mergeShort(p, count, scratch)
+            mergeShort(p, count, scratch, tables)
             emitShort(p, count: scratch.liveCount, scratch, &out)
         } else {
-            mergeLong(p, count, scratch)
+            mergeLong(p, count, scratch, tables)
             emitLinked(p, scratch, &out)
         }
     }
@@ -107,28 +138,43 @@ struct BPEModel: Sendable {
         return count
     }
 
-    /// `(rank << 32 | merged id)` of merging symbols `l` and `r`, or `noMerge`.
-    @inline(__always)
-    private func mergeValue(_ l: Int, _ r: Int, _ p: UnsafePointer<UInt8>, _ s: BPEScratch) -> UInt64 {
-        if (s.flags[l] | s.flags[r]) & Self.frozenFlag != 0 { return Self.noMerge }
-        switch ranking {
-        case .concatenation(let ranks):
-            let a = Int(s.start[l])
-            let id = pieces.lookup(p + a, Int(s.end[r]) - a)
-            guard id >= 0 else { return Self.noMerge }
-            return UInt64(ranks.storage.ranks[Int(id)]) << 32 | UInt64(UInt32(id))
-        case .pairs(let table):
-            let a = s.id[l], b = s.id[r]
-            guard a >= 0, b >= 0, let v = table.lookup(a, b) else { return Self.noMerge }
-            return v
+    /// Raw views of the ranking tables, taken once per word: switching on `ranking` per pair would retain and
+    /// release its table objects every time. Valid while `ranking` (which owns the tables) lives.
+    struct MergeTables {
+        /// Piece ranks by id: merges by the joined bytes (concatenation ranking), used when a pair table cannot
+        /// answer.
+        var ranks: UnsafeMutablePointer<UInt32>? = nil
+        var pairs: PairTable.Raw? = nil
+
+        @inline(__always)
+        init(_ ranking: Ranking) {
+            switch ranking {
+            case .concatenation(let r): ranks = r.storage.ranks
+            case .pairs(let t): pairs = t.raw
+            case .concatenationWithPairs(let r, let t): ranks = r.storage.ranks; pairs = t.raw
+            }
         }
     }
 
+    /// `(rank << 32 | merged id)` of merging symbols `l` and `r`, or `noMerge`.
+    @inline(__always)
+    private func mergeValue(_ l: Int, _ r: Int, _ p: UnsafePointer<UInt8>, _ s: BPEScratch, _ t: MergeTables) -> UInt64 {
+        if (s.flags[l] | s.flags[r]) & Self.frozenFlag != 0 { return Self.noMerge }
+        let a = s.id[l], b = s.id[r]
+        if let pairs = t.pairs, a >= 0, b >= 0 { return pairs.lookup(a, b) ?? Self.noMerge }
+        // Concatenation ranking: the piece spelled by the joined bytes (an unknown symbol may be part of one).
+        guard let ranks = t.ranks else { return Self.noMerge }
+        let start = Int(s.start[l])
+        let id = pieces.lookup(p + start, Int(s.end[r]) - start)
+        guard id >= 0 else { return Self.noMerge }
+        return UInt64(ranks[Int(id)]) << 32 | UInt64(UInt32(id))
+    }
+
     /// Flat scan: the pair values of adjacent symbols live in `key`; merging removes one slot.
-    private func mergeShort(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch) {
+    private func mergeShort(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch, _ t: MergeTables) {
         var count = n
         let key = s.key
-        for k in 0..<(count - 1) { key[k] = mergeValue(k, k + 1, p, s) }
+        for k in 0..<(count - 1) { key[k] = mergeValue(k, k + 1, p, s, t) }
         if count > 0 { key[count - 1] = Self.noMerge }
         while count > 1 {
             // Lowest rank, leftmost on ties (strict < keeps the first).
@@ -139,20 +185,20 @@ struct BPEModel: Sendable {
                 bestValue = key[k]
             }
             if bestValue == Self.noMerge { break }
-            s.end[best] = s.end[best + 1]
-            s.id[best] = Int32(truncatingIfNeeded: bestValue & 0xFFFF_FFFF)
-            s.flags[best] = 0
-            let tail = count - best - 2
-            if tail > 0 {
-                (s.start + best + 1).update(from: s.start + best + 2, count: tail)
-                (s.end + best + 1).update(from: s.end + best + 2, count: tail)
-                (s.id + best + 1).update(from: s.id + best + 2, count: tail)
-                (s.flags + best + 1).update(from: s.flags + best + 2, count: tail)
-                (key + best + 1).update(from: key + best + 2, count: tail)
+            let start = s.start, end = s.end, id = s.id, flags = s.flags
+            end[best] = end[best + 1]
+            id[best] = Int32(truncatingIfNeeded: bestValue & 0xFFFF_FFFF)
+            flags[best] = 0
+            // Close the gap with one loop over the few symbols after it (five memmove calls cost more).
+            var k = best + 1
+            while k < count - 1 {
+                start[k] = start[k + 1]; end[k] = end[k + 1]; id[k] = id[k + 1]; flags[k] = flags[k + 1]
+                key[k] = key[k + 1]
+                k += 1
             }
             count -= 1
-            key[best] = best + 1 < count ? mergeValue(best, best + 1, p, s) : Self.noMerge
-            if best > 0 { key[best - 1] = mergeValue(best - 1, best, p, s) }
+            key[best] = best + 1 < count ? mergeValue(best, best + 1, p, s, t) : Self.noMerge
+            if best > 0 { key[best - 1] = mergeValue(best - 1, best, p, s, t) }
         }
         s.liveCount = count
     }
@@ -182,7 +228,7 @@ struct BPEModel: Sendable {
     }
 
     /// Heap over a linked list of symbols; a candidate is stale once either side changed.
-    private func mergeLong(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch) {
+    private func mergeLong(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: BPEScratch, _ t: MergeTables) {
         let prev = s.prev, next = s.next
         for k in 0..<n {
             prev[k] = Int32(k - 1)
@@ -191,7 +237,7 @@ struct BPEModel: Sendable {
         s.heapCount = 0
         @inline(__always) func consider(_ l: Int32, _ r: Int32) {
             guard l >= 0, r >= 0 else { return }
-            let v = mergeValue(Int(l), Int(r), p, s)
+            let v = mergeValue(Int(l), Int(r), p, s, t)
             guard v != Self.noMerge else { return }
             s.push(.init(key: (v >> 32) << 32 | UInt64(UInt32(s.start[Int(l)])), left: l, right: r,
                          length: s.end[Int(r)] - s.start[Int(l)], merged: Int32(truncatingIfNeeded: v & 0xFFFF_FFFF)))
@@ -263,6 +309,21 @@ final class BPEScratch {
     private(set) var heap = UnsafeMutablePointer<Candidate>.allocate(capacity: 1)
     var heapCount = 0
     var liveCount = 0
+    /// Made once this scratch has encoded `wordCacheAfter` words, so a one-off short encode does not pay for it.
+    private(set) var wordCache: WordCache? = nil
+    private var wordsBeforeCache = 0
+    static let wordCacheAfter = 256
+    /// Test hook: never cache.
+    var cachesWords = true
+
+    /// The word cache, counting this word towards making it.
+    @inline(__always)
+    func cacheForNextWord() -> WordCache? {
+        if let wordCache { return wordCache }
+        wordsBeforeCache += 1
+        if wordsBeforeCache >= Self.wordCacheAfter && cachesWords { wordCache = WordCache() }
+        return wordCache
+    }
 
     init() { reserve(64) }
 

@@ -177,9 +177,12 @@ enum HuggingFaceLoader {
             throw .invalidVocabulary("neither byte_fallback nor unk_token: some texts could not be encoded")
         }
 
-        let bpe = BPEModel(pieces: table, ranking: .pairs(PairTable(mergeList)), unit: byteLevel ? .byte : .character,
+        var bpe = BPEModel(pieces: table, ranking: .pairs(PairTable(mergeList)), unit: byteLevel ? .byte : .character,
                            wholeWordFirst: model["ignore_merges"]?.bool ?? false, byteFallback: byteFallback,
                            fallbackBeforeMerging: true, unknownID: unk, fuseUnknown: model["fuse_unk"]?.bool ?? false)
+        // Without a splitting pre-tokenizer the text is one word; cut it before '▁' where that provably keeps
+        // the ids (WordCuts.swift). A no-op for byte-level models.
+        _ = bpe.enableWordCuts(before: Array(metaspace.utf8))
 
         var special = Set<Int>()
         var specialIDs: [String: Int] = [:]

@@ -60,15 +60,23 @@ enum Normalizer: Sendable {
         guard !pattern.isEmpty, text.count >= pattern.count else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.count + text.count / 2)
-        var i = 0
-        let first = pattern[0]
-        while i < text.count {
-            if text[i] == first && i + pattern.count <= text.count && text[i..<(i + pattern.count)].elementsEqual(pattern) {
-                out.append(contentsOf: content)
-                i += pattern.count
-            } else {
-                out.append(text[i])
-                i += 1
+        text.withUnsafeBufferPointer { t in
+            pattern.withUnsafeBufferPointer { pat in
+                let n = t.count, m = pat.count, first = pat[0]
+                let tp = t.baseAddress!, pp = pat.baseAddress!
+                var i = 0
+                var copied = 0
+                while i <= n - m {
+                    if tp[i] == first && memcmpEqual(tp + i, pp, m) {
+                        out.append(contentsOf: UnsafeBufferPointer(start: tp + copied, count: i - copied))
+                        out.append(contentsOf: content)
+                        i += m
+                        copied = i
+                    } else {
+                        i += 1
+                    }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(start: tp + copied, count: n - copied))
             }
         }
         return out

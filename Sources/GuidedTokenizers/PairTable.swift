@@ -1,4 +1,5 @@
-/// Hugging Face merges as an open-addressing hash table: `(left id, right id)` → `(rank, merged id)`.
+/// Merges as an open-addressing hash table: `(left id, right id)` → `(rank, merged id)`; from a Hugging Face
+/// merges list, or derived from SentencePiece piece scores.
 /// Immutable after `init`; raw storage so the encode loop looks pairs up without dictionary overhead.
 struct PairTable: Sendable {
     /// `@unchecked Sendable`: written only in `init`, read-only afterwards.
@@ -24,17 +25,45 @@ struct PairTable: Sendable {
 
     /// - Parameter merges: `(left, right, merged)` in rank order; a repeated pair keeps its first (lowest) rank.
     init(_ merges: [(left: Int32, right: Int32, merged: Int32)]) {
+        self.init(entries: merges.enumerated().map { rank, m in
+            (m.left, m.right, UInt64(rank) << 32 | UInt64(UInt32(m.merged)))
+        })
+    }
+
+    /// Every way of writing an indexed piece as two indexed pieces: `(a, b)` → `(rank of c, c)` whenever
+    /// `bytes(a) + bytes(b) == bytes(c)`. Since piece bytes are unique this answers exactly what looking up the
+    /// joined bytes would (SentencePiece ranking), without hashing them in the merge loop.
+    init(splitting pieces: PieceTable, ranks: [UInt32]) {
+        let s = pieces.storage
+        var entries: [(Int32, Int32, UInt64)] = []
+        for id in 0..<s.count {
+            let start = Int(s.offsets[id]), n = Int(s.offsets[id + 1]) - start
+            let p = s.bytes + start
+            guard n >= 2, pieces.lookup(p, n) == Int32(id) else { continue }
+            for k in 1..<n {
+                let a = pieces.lookup(p, k)
+                guard a >= 0 else { continue }
+                let b = pieces.lookup(p + k, n - k)
+                guard b >= 0 else { continue }
+                entries.append((a, b, UInt64(ranks[id]) << 32 | UInt64(UInt32(id))))
+            }
+        }
+        self.init(entries: entries)
+    }
+
+    /// `(left, right, value)`; a repeated pair keeps its first value.
+    private init(entries: [(Int32, Int32, UInt64)]) {
         var capacity = 16
-        while capacity < merges.count + merges.count / 2 { capacity <<= 1 }
+        while capacity < entries.count + entries.count / 2 { capacity <<= 1 }
         let s = Storage(capacity: capacity)
         var n = 0
-        for (rank, m) in merges.enumerated() {
-            let key = UInt64(UInt32(m.left)) << 32 | UInt64(UInt32(m.right))
+        for (left, right, value) in entries {
+            let key = UInt64(UInt32(left)) << 32 | UInt64(UInt32(right))
             var slot = PairTable.slot(key, s.mask)
             while s.keys[slot] != .max && s.keys[slot] != key { slot = (slot + 1) & s.mask }
             if s.keys[slot] == key { continue }
             s.keys[slot] = key
-            s.values[slot] = UInt64(rank) << 32 | UInt64(UInt32(m.merged))
+            s.values[slot] = value
             n += 1
         }
         storage = s
@@ -48,17 +77,29 @@ struct PairTable: Sendable {
         return Int(truncatingIfNeeded: h) & mask
     }
 
-    /// `(rank << 32 | merged id)` for the pair, or nil.
-    @inline(__always)
-    func lookup(_ left: Int32, _ right: Int32) -> UInt64? {
-        let key = UInt64(UInt32(left)) << 32 | UInt64(UInt32(right))
-        let s = storage
-        var slot = PairTable.slot(key, s.mask)
-        while true {
-            let k = s.keys[slot]
-            if k == key { return s.values[slot] }
-            if k == .max { return nil }
-            slot = (slot + 1) & s.mask
+    /// The table without its owner, for loops that must not retain it; valid while the table lives.
+    struct Raw {
+        let keys: UnsafeMutablePointer<UInt64>
+        let values: UnsafeMutablePointer<UInt64>
+        let mask: Int
+
+        /// `(rank << 32 | merged id)` for the pair, or nil.
+        @inline(__always)
+        func lookup(_ left: Int32, _ right: Int32) -> UInt64? {
+            let key = UInt64(UInt32(left)) << 32 | UInt64(UInt32(right))
+            var slot = PairTable.slot(key, mask)
+            while true {
+                let k = keys[slot]
+                if k == key { return values[slot] }
+                if k == .max { return nil }
+                slot = (slot + 1) & mask
+            }
         }
     }
+
+    var raw: Raw { Raw(keys: storage.keys, values: storage.values, mask: storage.mask) }
+
+    /// `(rank << 32 | merged id)` for the pair, or nil.
+    @inline(__always)
+    func lookup(_ left: Int32, _ right: Int32) -> UInt64? { raw.lookup(left, right) }
 }

@@ -80,10 +80,12 @@ enum SentencePieceLoader {
         guard model.byteFallback || unk != nil else {
             throw TokenizerError(file: file, .invalidVocabulary("no unknown piece and no byte fallback"))
         }
-        let bpe = BPEModel(pieces: table, ranking: .concatenation(RankTable(ranks)), unit: .character,
+        var bpe = BPEModel(pieces: table, ranking: .concatenationWithPairs(RankTable(ranks), PairTable(splitting: table, ranks: ranks)), unit: .character,
                            wholeWordFirst: false, byteFallback: model.byteFallback ? byteIDs : nil,
                            fallbackBeforeMerging: false, unknownID: unk, fuseUnknown: true,
                            userDefined: userDefined.isEmpty ? nil : AddedTokenMatcher(userDefined))
+        // The text is one word; cut it at whitespace where that provably keeps the ids (WordCuts.swift).
+        _ = bpe.enableWordCuts(before: model.escapeWhitespaces ? Self.metaspace : [0x20])
         var normalizers: [Normalizer] = []
         if model.removeExtraWhitespaces { normalizers.append(.collapseSpaces) }
         if model.escapeWhitespaces { normalizers.append(.replace([0x20], with: Self.metaspace)) }

@@ -49,6 +49,7 @@ public struct Tokenizer: Sendable {
         total += model.pieces.memoryFootprint + 256 * 4
         switch model.ranking {
         case .concatenation: total += model.pieces.count * 4
+        case .concatenationWithPairs(_, let table): total += model.pieces.count * 4 + (table.storage.mask + 1) * 16
         case .pairs(let table): total += (table.storage.mask + 1) * 16
         }
         return total
@@ -56,6 +57,12 @@ public struct Tokenizer: Sendable {
 
     /// Test hook: send every word through the heap merge path.
     mutating func forceHeapMerging() { model.shortWordLimit = 0 }
+
+    /// Test hook: merge each pre-tokenized word whole (no cuts).
+    mutating func disableWordCuts() { model.disableWordCuts() }
+
+    /// Whether words are cut where merges provably cannot cross (see `WordCuts.swift`).
+    var cutsWords: Bool { model.cutRules != nil }
 
     /// Same tokenizer with other EOS ids.
     func withEOS(_ ids: [Int]) -> Tokenizer {
