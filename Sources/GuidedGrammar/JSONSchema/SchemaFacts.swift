@@ -126,11 +126,14 @@ struct SchemaFacts: Sendable {
     }
 
     mutating func restrictEnum(_ values: [JSONValue]) {
+        // Sets keep large enums linear (JSONValue's hash agrees with its JSON equality).
         if let e = enumValues {
-            enumValues = e.filter { values.contains($0) }
+            let allowed = Set(values)
+            enumValues = e.filter { allowed.contains($0) }
         } else {
+            var seen: Set<JSONValue> = []
             var unique: [JSONValue] = []
-            for v in values where !unique.contains(v) { unique.append(v) }
+            for v in values where seen.insert(v).inserted { unique.append(v) }
             enumValues = unique
         }
     }

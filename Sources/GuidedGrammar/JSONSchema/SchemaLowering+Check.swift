@@ -174,10 +174,15 @@ extension SchemaLowering {
         let keys = g.alternatives.map { base + $0 }
         var out = g
         out.oneOf = false
+        out.keyword = "oneOf"
         for i in 0..<keys.count {
+            var negations = 0
             for j in 0..<keys.count where j != i {
                 if try !disjoint(keys[i], keys[j], depth: 0) {
-                    guard g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
+                    // Each negation may split into alternatives: a branch overlapping many others is refused
+                    // rather than expanded into a product.
+                    negations += 1
+                    guard negations <= 3, g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
                         throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
                                                      detail: "branches \(i) and \(j) are not provably disjoint")
                     }

@@ -91,7 +91,7 @@ extension SchemaLowering {
                 // not(not(X)) is X itself, applicators included.
                 if let inner = try doubleNegation(c.node) { queue.append(Conjunct(node: inner, full: true)) }
                 else if let split = try negationDisjuncts(c.node) {
-                    out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: split, keyword: "not"))
+                    out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: split, keyword: negationSite(c.node).keyword))
                 } else if !out.negated.contains(c.node) { out.negated.append(c.node) }
                 continue
             case .full, .keywords: break
