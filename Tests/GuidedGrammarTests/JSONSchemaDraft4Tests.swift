@@ -41,10 +41,12 @@ import Testing
         #expect(!JSONSchemaTestSupport.accepts(g, #"{"a":1,"b":2,"c":3}"#))
     }
 
-    @Test func minPropertiesCountingUndeclaredMembersAdmitsOne() throws {
+    /// Undeclared members count as one toward minProperties (a repeated key must not fake a second).
+    @Test func minPropertiesCountsUndeclaredMembersAsOne() throws {
         let g = try JSONSchemaTestSupport.compile(#"{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":2}"#)
         #expect(JSONSchemaTestSupport.accepts(g, #"{"a":1,"x":2}"#))
-        #expect(!JSONSchemaTestSupport.accepts(g, #"{"a":1,"x":2,"y":3}"#))
+        #expect(JSONSchemaTestSupport.accepts(g, #"{"a":1,"x":2,"y":3}"#))
         #expect(!JSONSchemaTestSupport.accepts(g, #"{"x":2}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"x":2,"x":2}"#))
     }
 }

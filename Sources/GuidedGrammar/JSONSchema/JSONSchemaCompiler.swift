@@ -80,9 +80,9 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
     /// How many undeclared members (admitted by `additionalProperties`/`patternProperties`) one object may
     /// have. No context-free grammar keeps arbitrary keys distinct, so two undeclared members could carry
     /// the same key (declared names never repeat). The default, `Int.max`, admits any number, because
-    /// map-like objects are common and a repeated key still satisfies every per-member constraint; when
-    /// `minProperties` could be met only by counting undeclared members (where a repeat would count
-    /// twice), the compiler allows a single one instead. Set 1 to exclude repeated keys everywhere.
+    /// map-like objects are common and a repeated key still satisfies every per-member constraint. Toward
+    /// `minProperties` undeclared members count as one at most (a repeat must not fake a second member),
+    /// toward `maxProperties` every one counts. Set 1 to exclude repeated keys everywhere.
     public var maxUndeclaredProperties: Int
     /// The draft used when the root has no `$schema`.
     public var defaultDraft: JSONSchemaDraft

@@ -271,8 +271,9 @@ enum NumberScanners {
         }, limit: 4096)!
     }
 
-    /// Literals (no exponent) whose value is a multiple of `m`; nil if `m`'s digits exceed `maxModulus`.
-    static func multiple(of m: JSONNumber, maxModulus: Int, limit: Int) -> NumberDFA? {
+    /// Literals (no exponent) whose value is a multiple of `m` (with `negated`: is not); nil if `m`'s
+    /// digits exceed `maxModulus`.
+    static func multiple(of m: JSONNumber, maxModulus: Int, limit: Int, negated: Bool = false) -> NumberDFA? {
         guard let d0 = Int(m.digits), !m.digits.isEmpty else { return nil }
         var d = d0
         var s = 0
@@ -282,18 +283,25 @@ enum NumberScanners {
         guard d <= maxModulus, s <= 64 else { return nil }
         var pow10 = [Int](repeating: 1, count: s + 1)
         for i in stride(from: 1, through: s, by: 1) { pow10[i] = (pow10[i - 1] * 10) % d }
-        struct S: Hashable { var frac = false; var r = 0; var k = 0 }
+        // `off`: a nonzero digit past m's precision was read, so the value is certainly not a multiple.
+        struct S: Hashable { var frac = false; var r = 0; var k = 0; var off = false }
         return NumberDFA.build(start: S(), step: { st, sym in
             var t = st
             switch sym {
             case 10: return st == S() ? st : nil
             case 11: if st.frac { return nil }; t.frac = true; return t
             case 0...9:
+                if st.off { return st }
                 if !st.frac { t.r = (st.r * 10 + sym) % d; return t }
                 if st.k < s { t.r = (st.r * 10 + sym) % d; t.k += 1; return t }
-                return sym == 0 ? t : nil
+                if sym == 0 { return t }
+                if !negated { return nil }
+                return S(frac: true, r: 0, k: 0, off: true)
             default: return nil
             }
-        }, accepts: { st in (st.r * pow10[s - st.k]) % d == 0 }, limit: limit)
+        }, accepts: { st in
+            if st.off { return negated }
+            return ((st.r * pow10[s - st.k]) % d == 0) != negated
+        }, limit: limit)
     }
 }

@@ -81,16 +81,22 @@ struct SchemaFacts: Sendable {
     var enumValues: [JSONValue]? = nil
     var excluded: [JSONValue] = []
     var excludedPointer = ""
+    /// Locations whose negation applies but has no exact rewrite: decidable only per listed value.
+    var negated: [Int] = []
 
     var lower: NumberBound? = nil
     var upper: NumberBound? = nil
     var multipleOf: [(value: JSONNumber, pointer: String)] = []
+    /// `not: {multipleOf: m}`.
+    var notMultipleOf: [(value: JSONNumber, pointer: String)] = []
     var numberPointer = ""
 
     var minLength = 0
     var maxLength: Int? = nil
     var patterns: [(source: String, pointer: String)] = []
     var formats: [(name: String, pointer: String)] = []
+    /// `not: {pattern: p}`: the string must not contain a match.
+    var negatedPatterns: [(source: String, pointer: String)] = []
 
     var arrayParts: [ArrayPart] = []
     var minItems = 0
@@ -120,11 +126,14 @@ struct SchemaFacts: Sendable {
     }
 
     mutating func restrictEnum(_ values: [JSONValue]) {
+        // Sets keep large enums linear (JSONValue's hash agrees with its JSON equality).
         if let e = enumValues {
-            enumValues = e.filter { values.contains($0) }
+            let allowed = Set(values)
+            enumValues = e.filter { allowed.contains($0) }
         } else {
+            var seen: Set<JSONValue> = []
             var unique: [JSONValue] = []
-            for v in values where !unique.contains(v) { unique.append(v) }
+            for v in values where seen.insert(v).inserted { unique.append(v) }
             enumValues = unique
         }
     }
@@ -136,6 +145,6 @@ struct SchemaFacts: Sendable {
             && arrayParts.allSatisfy({ $0.prefix.isEmpty && $0.rest == nil }) && minItems == 0 && maxItems == nil
             && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
-            && propertyNames.isEmpty && forbiddenKeys.isEmpty
+            && propertyNames.isEmpty && forbiddenKeys.isEmpty && negated.isEmpty && notMultipleOf.isEmpty && negatedPatterns.isEmpty
     }
 }

@@ -26,7 +26,7 @@ extension SchemaLowering {
         for g in flat.groups {
             var valid = 0, unknown = 0
             for a in g.alternatives {
-                switch check(v, [Conjunct(node: a, full: true)], depth: depth + 1) {
+                switch check(v, a, depth: depth + 1) {
                 case .valid: valid += 1
                 case .unknown: unknown += 1
                 case .invalid: break
@@ -45,6 +45,18 @@ extension SchemaLowering {
     }
 
     mutating func checkFacts(_ v: JSONValue, _ f: SchemaFacts, depth: Int) -> Verdict {
+        var r = checkPositiveFacts(v, f, depth: depth)
+        for n in f.negated where r != .invalid {
+            switch check(v, [Conjunct(node: n, full: true)], depth: depth + 1) {
+            case .valid: r = .invalid
+            case .unknown: r = r && .unknown
+            case .invalid: break
+            }
+        }
+        return r
+    }
+
+    mutating func checkPositiveFacts(_ v: JSONValue, _ f: SchemaFacts, depth: Int) -> Verdict {
         if f.unsatisfiable { return .invalid }
         guard f.types.contains(InstanceTypes(of: v)) else { return .invalid }
         if let e = f.enumValues, !e.contains(v) { return .invalid }
@@ -61,6 +73,13 @@ extension SchemaLowering {
                 switch patternMatches(p.source, s) {
                 case true?: continue
                 case false?: return .invalid
+                case nil: r = .unknown
+                }
+            }
+            for p in f.negatedPatterns {
+                switch patternMatches(p.source, s) {
+                case true?: return .invalid
+                case false?: continue
                 case nil: r = .unknown
                 }
             }
@@ -122,6 +141,13 @@ extension SchemaLowering {
         if let u = f.upper, n > u.value || (u.exclusive && n == u.value) { return .invalid }
         var r = Verdict.valid
         for m in f.multipleOf { r = r && SchemaLowering.isMultiple(n, of: m.value) }
+        for m in f.notMultipleOf {
+            switch SchemaLowering.isMultiple(n, of: m.value) {
+            case .valid: return .invalid
+            case .invalid: continue
+            case .unknown: r = r && .unknown
+            }
+        }
         return r
     }
 
@@ -141,17 +167,30 @@ extension SchemaLowering {
 
     // MARK: oneOf
 
-    /// Refuses a `oneOf` whose branches (with the sibling keywords) might overlap.
-    mutating func requireDisjoint(_ g: DisjunctionGroup, base: [Conjunct]) throws(JSONSchemaCompileError) {
-        let keys = g.alternatives.map { base + [Conjunct(node: $0, full: true)] }
+    /// `oneOf` as a union of disjoint alternatives: branch i together with the negation of every branch j
+    /// not provably disjoint from it. Pairwise disjoint branches need no negation (oneOf = anyOf); an
+    /// overlapping branch's negation must be exact, or lowering refuses naming the `oneOf`.
+    mutating func exactlyOne(_ g: DisjunctionGroup, base: [Conjunct]) throws(JSONSchemaCompileError) -> DisjunctionGroup {
+        let keys = g.alternatives.map { base + $0 }
+        var out = g
+        out.oneOf = false
+        out.keyword = "oneOf"
         for i in 0..<keys.count {
-            for j in (i + 1)..<keys.count {
+            var negations = 0
+            for j in 0..<keys.count where j != i {
                 if try !disjoint(keys[i], keys[j], depth: 0) {
-                    throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
-                                                 detail: "branches \(i) and \(j) are not provably disjoint")
+                    // Each negation may split into alternatives: a branch overlapping many others is refused
+                    // rather than expanded into a product.
+                    negations += 1
+                    guard negations <= 3, g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
+                        throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
+                                                     detail: "branches \(i) and \(j) are not provably disjoint")
+                    }
+                    out.alternatives[i].append(Conjunct(node: g.alternatives[j][0].node, mode: .negated))
                 }
             }
         }
+        return out
     }
 
     /// True only when no instance can satisfy both conjunctions.

@@ -177,13 +177,17 @@ extension SchemaLowering {
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
         }
 
-        // Unbounded undeclared members loop on one state. The grammar does not keep their names distinct,
-        // so a repeated key would count twice toward `minProperties`: loop only when `minProperties` is
-        // met by required declared members alone; otherwise allow a single undeclared member.
-        let requiredCount = members.reduce(0) { $0 + ($1.required ? 1 : 0) }
-        let undeclaredUnbounded = undeclaredLimit == Int.max && f.minProperties <= requiredCount
-        if undeclaredLimit == Int.max && !undeclaredUnbounded { undeclaredLimit = 1 }
-
+        // Undeclared members are counted apart from declared ones (k = how many so far). The grammar does not
+        // keep their names distinct, so k members may carry fewer distinct keys: toward `maxProperties` all
+        // k count (stricter, so sound); toward `minProperties` they count as one at most (the only number of
+        // distinct keys k ≥ 1 members surely have). An object needing two or more undeclared members to
+        // reach `minProperties` is therefore rejected (a departure), never accepted with a repeated key.
+        let undeclaredCap: Int
+        if undeclaredLimit == Int.max {
+            undeclaredCap = f.maxProperties.map { $0 + 1 } ?? 1
+        } else {
+            undeclaredCap = undeclaredLimit
+        }
         // Dependencies between members, by index.
         var index: [String: Int] = [:]
         for (i, m) in members.enumerated() { index[m.name] = i }
@@ -198,7 +202,6 @@ extension SchemaLowering {
         }
         let cap = max(f.minProperties, (f.maxProperties ?? 0) + 1, 1)
         let n = members.count
-        let total = undeclaredUnbounded ? n : n + undeclaredLimit
         struct State: Hashable { var i: Int; var c: Int; var mask: UInt64 }
         var stateRules: [State: RuleID] = [:]
         var pending: [(State, RuleID)] = []
@@ -217,20 +220,24 @@ extension SchemaLowering {
         }
         func present(_ mask: UInt64, _ i: Int) -> Bool { tracked[i].map { mask & (1 << UInt64($0)) != 0 } ?? false }
         func body(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
-            let close: GrammarExpr = s.c > 0 ? .seq([me.ws, .literal("}")]) : .literal("}")
-            let canClose = s.c >= f.minProperties
-            let canAdd = f.maxProperties == nil || s.c + 1 <= f.maxProperties!
-            let lead: GrammarExpr = s.c > 0 ? me.sep : .empty
+            // s.c counts declared members written; past the declared ones, k = s.i - n undeclared members.
+            let k = max(0, s.i - n)
+            let written = s.c > 0 || k > 0
+            let close: GrammarExpr = written ? .seq([me.ws, .literal("}")]) : .literal("}")
+            let lead: GrammarExpr = written ? me.sep : .empty
             let nextC = min(s.c + 1, cap)
             if s.i >= n {
                 var alts: [GrammarExpr] = []
-                if canClose { alts.append(close) }
-                if (undeclaredUnbounded || s.i < total) && canAdd {
-                    let nextI = undeclaredUnbounded ? s.i : s.i + 1
-                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: nextI, c: nextC, mask: s.mask), &me)]))
+                if s.c + min(k, 1) >= f.minProperties { alts.append(close) }
+                let canAdd = f.maxProperties == nil || s.c + k + 1 <= f.maxProperties!
+                let unlimited = undeclaredLimit == Int.max
+                if !undeclaredMember.isNothing && canAdd && (unlimited || k < undeclaredLimit) {
+                    let nextK = min(k + 1, undeclaredCap)
+                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: n + nextK, c: s.c, mask: s.mask), &me)]))
                 }
                 return .alt(alts)
             }
+            let canAdd = f.maxProperties == nil || s.c + 1 <= f.maxProperties!
             let m = members[s.i]
             var mayBePresent = !m.forbidden && canAdd
             var mayBeAbsent = !m.required

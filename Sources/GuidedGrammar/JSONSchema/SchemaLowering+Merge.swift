@@ -1,35 +1,59 @@
 import GuidedSchema
 
 /// A schema location taking part in a conjunction: `full` locations contribute their keywords and their
-/// applicators (`$ref`, `allOf`, `anyOf`, `oneOf`); keyword-only ones (whose applicators were already
-/// expanded into the same conjunction) contribute their keywords alone.
+/// applicators (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`, schema dependencies); keyword-only ones
+/// (whose applicators were already expanded into the same conjunction) contribute their keywords alone.
+/// Three more modes stand for the pieces that `if`/`then`/`else` and schema dependencies are distributed
+/// into: the negation of a location, and "the object has (or lacks) member `name`".
 struct Conjunct: Hashable, Comparable, Sendable {
+    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5 }
     var node: Int
-    var full: Bool
-    static func < (a: Conjunct, b: Conjunct) -> Bool { a.node != b.node ? a.node < b.node : (!a.full && b.full) }
+    var mode: Mode
+    var name: String = ""
+
+    init(node: Int, full: Bool) { self.node = node; mode = full ? .full : .keywords }
+    init(node: Int, mode: Mode, name: String = "") { self.node = node; self.mode = mode; self.name = name }
+
+    var full: Bool { mode == .full }
+    static func < (a: Conjunct, b: Conjunct) -> Bool {
+        if a.node != b.node { return a.node < b.node }
+        if a.mode != b.mode { return a.mode.rawValue < b.mode.rawValue }
+        return a.name < b.name
+    }
 }
 
-/// An `anyOf` or `oneOf` met while flattening: the alternatives still to distribute.
+/// An `anyOf`, `oneOf`, `if`/`then`/`else` or schema dependency met while flattening: alternatives (each a
+/// conjunction) still to distribute. `if` and dependency groups are disjoint by construction.
 struct DisjunctionGroup: Sendable {
     var oneOf: Bool
     var holder: Int
-    var alternatives: [Int]
+    var alternatives: [[Conjunct]]
+    /// The keyword a refusal names (`anyOf`/`oneOf` when empty).
+    var keyword = ""
 }
 
-/// A conjunction with `$ref` / `allOf` (and decidable `if`) expanded.
+/// A conjunction with `$ref` / `allOf` expanded.
 struct Flattened: Sendable {
     var nodes: [Int] = []
     var groups: [DisjunctionGroup] = []
+    /// Locations whose negation is part of the conjunction (`not`, the else side of `if`).
+    var negated: [Int] = []
+    /// Single keywords (of a location) whose negation is part of the conjunction.
+    var negatedKeywords: [(node: Int, keyword: String)] = []
+    var presentKeys: [String] = []
+    var absentKeys: [String] = []
     var unsatisfiable = false
 }
 
 extension SchemaLowering {
     static func normalize(_ key: [Conjunct]) -> [Conjunct] {
         var seen: [Int: Conjunct] = [:]
+        var others: Set<Conjunct> = []
         for c in key {
+            guard c.mode == .full || c.mode == .keywords else { others.insert(c); continue }
             if let s = seen[c.node] { if !c.full && s.full { seen[c.node] = c } } else { seen[c.node] = c }
         }
-        return seen.values.sorted()
+        return (Array(seen.values) + others).sorted()
     }
 
     /// Flattened form and merged facts of a conjunction (memoized).
@@ -39,6 +63,14 @@ extension SchemaLowering {
         var facts = SchemaFacts()
         if flat.unsatisfiable { facts.unsatisfiable = true }
         for n in flat.nodes { try merge(node: n, into: &facts) }
+        for n in flat.negated { try mergeNot(child: n, into: &facts, depth: 0) }
+        for (n, kw) in flat.negatedKeywords {
+            var g = facts
+            if case .object(let o) = document[n].value, let v = o[kw], try complementKeyword(n, kw, v, o, into: &g, depth: 0) { facts = g }
+            else if !facts.negated.contains(n) { facts.negated.append(n) }  // not reached: flatten splits only exact keywords
+        }
+        for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
+        for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
         analysisMemo[key] = (flat, facts)
         return (flat, facts)
     }
@@ -51,6 +83,19 @@ extension SchemaLowering {
         let draft = document.draft
         while qi < queue.count {
             let c = queue[qi]; qi += 1
+            switch c.mode {
+            case .present: out.presentKeys.append(c.name); continue
+            case .absent: out.absentKeys.append(c.name); continue
+            case .negatedKeyword: out.negatedKeywords.append((c.node, c.name)); continue
+            case .negated:
+                // not(not(X)) is X itself, applicators included.
+                if let inner = try doubleNegation(c.node) { queue.append(Conjunct(node: inner, full: true)) }
+                else if let split = try negationDisjuncts(c.node) {
+                    out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: split, keyword: negationSite(c.node).keyword))
+                } else if !out.negated.contains(c.node) { out.negated.append(c.node) }
+                continue
+            case .full, .keywords: break
+            }
             if seen.contains(c.node) { continue }
             seen.insert(c.node)
             let node = document[c.node]
@@ -89,12 +134,45 @@ extension SchemaLowering {
                     } else if ids.count == 1 {
                         queue.append(Conjunct(node: ids[0], full: true))
                     } else {
-                        out.groups.append(DisjunctionGroup(oneOf: kw == "oneOf", holder: c.node, alternatives: ids))
+                        out.groups.append(DisjunctionGroup(oneOf: kw == "oneOf", holder: c.node, alternatives: ids.map { [Conjunct(node: $0, full: true)] }))
                     }
                 }
-                if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"], case .bool(let b) = cond {
-                    let branch = b ? "then" : "else"
-                    if o[branch] != nil { queue.append(Conjunct(node: try document.node(at: node.pointer + "/" + branch), full: true)) }
+                if o["not"] != nil {
+                    queue.append(Conjunct(node: try document.node(at: node.pointer + "/not"), mode: .negated))
+                }
+                if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"] {
+                    func branch(_ name: String) throws(JSONSchemaCompileError) -> [Conjunct] {
+                        o[name] == nil ? [] : [Conjunct(node: try document.node(at: node.pointer + "/" + name), full: true)]
+                    }
+                    if case .bool(let b) = cond {
+                        queue += try branch(b ? "then" : "else")
+                    } else if o["then"] != nil || o["else"] != nil {
+                        // (if ∧ then) ∨ (¬if ∧ else): two disjoint alternatives.
+                        let ifNode = try document.node(at: node.pointer + "/if")
+                        out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
+                            [Conjunct(node: ifNode, full: true)] + (try branch("then")),
+                            [Conjunct(node: ifNode, mode: .negated)] + (try branch("else")),
+                        ], keyword: "if"))
+                    }
+                }
+                // Schema dependencies: (name present ∧ schema) ∨ name absent.
+                for kw in ["dependencies", "dependentSchemas"] {
+                    guard case .object(let m)? = o[kw], kw == "dependencies" || draft.level >= JSONSchemaDraft.draft2019_09.level else { continue }
+                    for (k, v) in m {
+                        switch v {
+                        case .array: continue
+                        case .bool(true): continue
+                        case .object(let s) where s.isEmpty: continue
+                        case .bool, .object:
+                            if draft == .draft4, case .bool = v { continue }  // rejected in merge
+                            let dep = try document.node(at: node.pointer + "/\(kw)/" + SchemaDocument.escape(k))
+                            out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
+                                [Conjunct(node: c.node, mode: .present, name: k), Conjunct(node: dep, full: true)],
+                                [Conjunct(node: c.node, mode: .absent, name: k)],
+                            ], keyword: kw))
+                        default: continue  // rejected in merge
+                        }
+                    }
                 }
             default:
                 throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "a schema must be an object or a boolean")
@@ -233,26 +311,23 @@ extension SchemaLowering {
                         var names: [String] = []
                         for x in a { guard case .string(let s) = x else { throw invalid(kw, "arrays must hold strings") }; names.append(s) }
                         f.dependentRequired.append((k, names))
-                    case .bool(true) where draft.level >= JSONSchemaDraft.draft6.level: continue
-                    case .object(let s) where s.isEmpty: continue
+                    case .bool where draft.level >= JSONSchemaDraft.draft6.level: continue  // flatten
+                    case .object: continue  // a schema dependency: distributed in flatten
                     default:
-                        throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "schema dependencies are not supported")
+                        throw invalid(kw, "values must be arrays of strings or schemas")
                     }
                 }
             case "dependentSchemas" where draft.level >= JSONSchemaDraft.draft2019_09.level:
                 guard case .object(let m) = value else { throw invalid(kw, "must be an object") }
                 for (_, v) in m {
-                    if case .bool(true) = v { continue }
-                    if case .object(let s) = v, s.isEmpty { continue }
-                    throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p)
+                    switch v {
+                    case .bool, .object: continue  // distributed in flatten
+                    default: throw invalid(kw, "values must be schemas")
+                    }
                 }
             case "not":
-                try mergeNot(child: try child("/not"), holder: p, into: &f)
-            case "if" where draft.level >= JSONSchemaDraft.draft7.level:
-                if case .bool = value { continue }
-                if o["then"] == nil && o["else"] == nil { continue }
-                throw JSONSchemaCompileError(.notExact, keyword: "if", pointer: p, detail: "if/then/else is enforced only when 'if' is a boolean schema")
-            case "then", "else":
+                continue  // a negated conjunct, from flatten
+            case "if", "then", "else":
                 continue
             default:
                 continue  // not a keyword of this draft: an annotation per the specification
@@ -304,51 +379,6 @@ extension SchemaLowering {
         if !props.isEmpty || additional != nil || !patterns.isEmpty {
             f.objectParts.append(ObjectPart(properties: props, patterns: patterns, additional: additional, pointer: p))
             f.objectPointer = p
-        }
-    }
-
-    /// `not` in the cases that stay exact: of `type`, `enum`/`const`, one `required` name, or a boolean.
-    mutating func mergeNot(child id: Int, holder p: String, into f: inout SchemaFacts) throws(JSONSchemaCompileError) {
-        let node = document[id]
-        let draft = document.draft
-        let refuse = JSONSchemaCompileError(.notExact, keyword: "not", pointer: p,
-                                            detail: "only 'not' of type, enum, const, one required name or a boolean schema is supported")
-        switch node.value {
-        case .bool(let b):
-            if b { f.unsatisfiable = true }
-            return
-        case .object(let o):
-            let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
-            if effective.isEmpty { f.unsatisfiable = true; return }
-            guard effective.count == 1, let (kw, v) = effective.first else { throw refuse }
-            switch kw {
-            case "type":
-                var t: InstanceTypes = []
-                let names: [JSONValue]
-                if case .array(let a) = v { names = a } else { names = [v] }
-                for n in names {
-                    guard case .string(let s) = n, let one = InstanceTypes(name: s) else { throw refuse }
-                    t.formUnion(one)
-                }
-                f.types.subtract(t)
-            case "enum":
-                guard case .array(let a) = v else { throw refuse }
-                f.excluded += a
-                f.excludedPointer = p
-            case "const" where draft.level >= JSONSchemaDraft.draft6.level:
-                f.excluded.append(v)
-                f.excludedPointer = p
-            case "required":
-                guard case .array(let a) = v else { throw refuse }
-                if a.isEmpty { f.types.remove(.object); return }
-                guard a.count == 1, case .string(let k) = a[0] else { throw refuse }
-                f.forbiddenKeys.append(k)
-                f.objectPointer = p
-            default:
-                throw refuse
-            }
-        default:
-            throw refuse
         }
     }
 }

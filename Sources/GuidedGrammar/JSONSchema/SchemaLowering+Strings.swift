@@ -65,6 +65,14 @@ extension SchemaLowering {
         }
         let lengthLimited = f.minLength > 0 || f.maxLength != nil
         let excludedStrings = f.excluded.compactMap(\.stringValue)
+        if !f.negatedPatterns.isEmpty {
+            // not: {pattern}: the content language minus each pattern's (unanchored) language.
+            if parts.isEmpty { parts.append((.star(JSONText.anyChar), "not", f.negatedPatterns[0].pointer)) }
+            if lengthLimited {
+                parts.append((.repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength), f.maxLength != nil ? "maxLength" : "minLength", parts[0].pointer))
+            }
+            return .seq([.literal("\""), try intersectContents(parts, f), .literal("\"")])
+        }
         var content: GrammarExpr
         if parts.isEmpty {
             content = lengthLimited
@@ -91,6 +99,12 @@ extension SchemaLowering {
             let d = try automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
             do { dfa = try dfa.intersection(d, limits: automatonLimits) } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
+            }
+        }
+        for p in f.negatedPatterns {
+            let d = try patternDFA(p.source, pointer: p.pointer)
+            do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: p.pointer, detail: error.description)
             }
         }
         let excluded = f.excluded.compactMap(\.stringValue)

@@ -67,22 +67,23 @@ struct SchemaLowering {
         for g in flat.groups {
             total *= g.alternatives.count
             if total > options.limits.maxAlternatives {
-                throw JSONSchemaCompileError(.tooComplex, keyword: g.oneOf ? "oneOf" : "anyOf", pointer: document[g.holder].pointer,
+                throw JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
                                              detail: "more than \(options.limits.maxAlternatives) combined alternatives")
             }
         }
         let base = flat.nodes.map { Conjunct(node: $0, full: false) }
-        for g in flat.groups where g.oneOf { try requireDisjoint(g, base: base) }
+        var groups = flat.groups
+        for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         var alternatives: [GrammarExpr] = []
-        var choice = [Int](repeating: 0, count: flat.groups.count)
+        var choice = [Int](repeating: 0, count: groups.count)
         while true {
             var key = base
-            for (gi, g) in flat.groups.enumerated() { key.append(Conjunct(node: g.alternatives[choice[gi]], full: true)) }
+            for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
             alternatives.append(try lowerConjunction(key))
             var i = 0
             while i < choice.count {
                 choice[i] += 1
-                if choice[i] < flat.groups[i].alternatives.count { break }
+                if choice[i] < groups[i].alternatives.count { break }
                 choice[i] = 0
                 i += 1
             }
@@ -105,6 +106,13 @@ struct SchemaLowering {
     /// Grammar of the instances satisfying merged facts (no disjunctions left).
     mutating func lowerFacts(_ f: SchemaFacts, allowShortcut: Bool = true) throws(JSONSchemaCompileError) -> GrammarExpr {
         if f.unsatisfiable || f.types.isEmpty { return .nothing }
+        if let n = f.negated.first, f.enumValues == nil {
+            let site = negationSite(n)
+            let detail = site.keyword == "oneOf"
+                ? "branch \(document[n].pointer.split(separator: "/").last ?? "") overlaps another and its negation is not exactly expressible"
+                : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"
+            throw JSONSchemaCompileError(.notExact, keyword: site.keyword, pointer: site.pointer, detail: detail)
+        }
         if allowShortcut, f.isUnconstrained, options.additionalProperties == .allow { return anyValue() }
         if let values = f.enumValues { return try lowerEnum(values, f) }
         var alts: [GrammarExpr] = []
@@ -204,14 +212,14 @@ struct SchemaLowering {
         for x in excludedNumbers where checkNumber(x.numberValue!, f) != .invalid {
             throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding the number \(x) from a range is not supported")
         }
-        if f.lower == nil && f.upper == nil && f.multipleOf.isEmpty {
+        if f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty {
             return integerOnly ? shared("integer") { _ in JSONNumberSyntax.integer } : shared("number") { _ in JSONNumberSyntax.number }
         }
         if let l = f.lower, let u = f.upper, l.value > u.value || (l.value == u.value && (l.exclusive || u.exclusive)) {
             return .nothing
         }
         let zeroBounds = [f.lower, f.upper].allSatisfy { $0 == nil || $0!.value.isZero }
-        let exponent = !integerOnly && f.multipleOf.isEmpty && zeroBounds
+        let exponent = !integerOnly && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty && zeroBounds
         var dfa = NumberScanners.syntax(fraction: !integerOnly, exponent: exponent)
         let limit = options.limits.maxNumberStates
         func tooBig(_ kw: String) -> JSONSchemaCompileError {
@@ -229,6 +237,13 @@ struct SchemaLowering {
             guard let scanner = NumberScanners.multiple(of: m.value, maxModulus: 20_000, limit: limit),
                   let d = dfa.intersect(scanner, limit: limit) else {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "multipleOf", pointer: m.pointer, detail: "multipleOf \(m.value) needs too many remainder states")
+            }
+            dfa = d
+        }
+        for m in f.notMultipleOf {
+            guard let scanner = NumberScanners.multiple(of: m.value, maxModulus: 20_000, limit: limit, negated: true),
+                  let d = dfa.intersect(scanner, limit: limit) else {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: m.pointer, detail: "not multipleOf \(m.value) needs too many remainder states")
             }
             dfa = d
         }

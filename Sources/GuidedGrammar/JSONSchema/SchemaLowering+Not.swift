@@ -1,0 +1,193 @@
+import GuidedSchema
+
+/// `not` (and the `else` side of `if`): the negation of a schema location, rewritten into merged facts
+/// where the complement is exactly expressible; otherwise kept as a negated location, which stays exact
+/// when the conjunction lists its instances (`enum`/`const`: each listed value is then decided by the
+/// checker) and is refused at lowering time when it does not.
+extension SchemaLowering {
+    /// The location Y when `id` is `{not: Y}` (nothing else effective): not(not(Y)) = Y.
+    mutating func doubleNegation(_ id: Int) throws(JSONSchemaCompileError) -> Int? {
+        guard case .object(let o) = document[id].value, o["not"] != nil else { return nil }
+        let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: document.draft) }
+        guard effective.count == 1 else { return nil }
+        return try document.node(at: document[id].pointer + "/not")
+    }
+
+    /// Adds not(location `id`) to `f`: exactly when expressible, else as a negated location.
+    mutating func mergeNot(child id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) {
+        var g = f
+        if depth < 8, try complement(id, into: &g, depth: depth) {
+            f = g
+        } else if !f.negated.contains(id) {
+            f.negated.append(id)
+        }
+    }
+
+    /// The keyword and pointer a refusal of negated location `id` names: `not` or `if` at its holder, or
+    /// `oneOf` for an overlapping branch (whose negation the other branches need).
+    func negationSite(_ id: Int) -> (keyword: String, pointer: String) {
+        let p = document[id].pointer
+        guard let slash = p.lastIndex(of: "/") else { return ("not", "") }
+        let last = String(p[p.index(after: slash)...]), holder = String(p[..<slash])
+        if Int(last) != nil, let s2 = holder.lastIndex(of: "/"), holder[holder.index(after: s2)...] == "oneOf" {
+            return ("oneOf", String(holder[..<s2]))
+        }
+        return (last, holder)
+    }
+
+    /// Rewrites not(`id`) into `f` when the complement is a conjunction of facts; false when it is not.
+    /// Per-type keywords (lengths, item and member counts, bounds, patterns, multipleOf) constrain only
+    /// instances of their type, so their complement is the opposite constraint on that type alone.
+    mutating func complement(_ id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
+        let node = document[id]
+        let draft = document.draft
+        let site = negationSite(id)
+        switch node.value {
+        case .bool(let b):
+            if b { f.unsatisfiable = true }
+            return true
+        case .object(let o):
+            if draft.level <= JSONSchemaDraft.draft7.level, case .string(let r)? = o["$ref"] {
+                guard let target = try? document.resolve(r, from: id) else { return false }
+                return try complement(target, into: &f, depth: depth + 1)
+            }
+            let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+            if effective.isEmpty { f.unsatisfiable = true; return true }
+            guard effective.count == 1, let (kw, v) = effective.first else { return false }
+            return try complementKeyword(id, kw, v, o, into: &f, depth: depth)
+        default:
+            return false
+        }
+    }
+
+    /// Keywords whose negations are independent single-keyword complements (see `complementKeyword`).
+    static let splittableKeywords: Set<String> = [
+        "type", "enum", "const", "required", "minItems", "maxItems", "minLength", "maxLength", "minProperties",
+        "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "pattern",
+    ]
+
+    /// not(A ∧ B ∧ ...) as alternatives not(A) ∨ not(B) ∨ ..., for a schema object whose keywords are all
+    /// exactly complementable one by one (`required: [a, b]` gives "a absent" ∨ "b absent"); nil otherwise.
+    mutating func negationDisjuncts(_ id: Int) throws(JSONSchemaCompileError) -> [[Conjunct]]? {
+        guard case .object(let o) = document[id].value else { return nil }
+        let draft = document.draft
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return nil }
+        let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+        var alternatives: [[Conjunct]] = []
+        for (kw, v) in effective {
+            guard SchemaLowering.splittableKeywords.contains(kw) else { return nil }
+            if draft == .draft4, kw.hasPrefix("exclusive") || ((kw == "minimum" || kw == "maximum") && (o["exclusiveMinimum"] != nil || o["exclusiveMaximum"] != nil)) { return nil }
+            if kw == "const", draft == .draft4 { continue }
+            if kw == "required" {
+                guard case .array(let names) = v else { return nil }
+                for n in names {
+                    guard case .string(let s) = n else { return nil }
+                    alternatives.append([Conjunct(node: id, mode: .absent, name: s)])
+                }
+                if names.isEmpty { alternatives.append([Conjunct(node: id, mode: .negatedKeyword, name: kw)]) }
+                continue
+            }
+            var probe = SchemaFacts()
+            guard try complementKeyword(id, kw, v, o, into: &probe, depth: 0) else { return nil }
+            alternatives.append([Conjunct(node: id, mode: .negatedKeyword, name: kw)])
+        }
+        // One alternative is handled directly by complement (no disjunction needed).
+        return alternatives.count >= 2 ? alternatives : nil
+    }
+
+    /// not({kw: v}) for one keyword of location `id` (object `o`); false when not exactly expressible.
+    mutating func complementKeyword(_ id: Int, _ kw: String, _ v: JSONValue, _ o: JSONObject, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
+        let node = document[id]
+        let draft = document.draft
+        let site = negationSite(id)
+        func count() -> Int? {
+            guard case .number(let n) = v, n.isInteger, !n.isNegative else { return nil }
+            return n.intValue
+        }
+        switch kw {
+        case "type":
+            var t: InstanceTypes = []
+            let names: [JSONValue]
+            if case .array(let a) = v { names = a } else { names = [v] }
+            for n in names {
+                guard case .string(let s) = n, let one = InstanceTypes(name: s) else { return false }
+                t.formUnion(one)
+            }
+            f.types.subtract(t)
+        case "enum":
+            guard case .array(let a) = v else { return false }
+            f.excluded += a
+            f.excludedPointer = site.pointer
+        case "const" where draft.level >= JSONSchemaDraft.draft6.level:
+            f.excluded.append(v)
+            f.excludedPointer = site.pointer
+        case "required":
+            guard case .array(let a) = v else { return false }
+            if a.isEmpty { f.types.remove(.object); return true }
+            guard a.count == 1, case .string(let k) = a[0] else { return false }
+            f.forbiddenKeys.append(k)
+            f.objectPointer = site.pointer
+        case "minItems":
+            guard let n = count() else { return false }
+            if n == 0 { f.types.remove(.array) } else { f.maxItems = min(f.maxItems ?? (n - 1), n - 1) }
+        case "maxItems":
+            guard let n = count(), n < Int.max / 4 else { return false }
+            f.minItems = max(f.minItems, n + 1)
+        case "minLength":
+            guard let n = count() else { return false }
+            if n == 0 { f.types.remove(.string) } else { f.maxLength = min(f.maxLength ?? (n - 1), n - 1) }
+        case "maxLength":
+            guard let n = count(), n < Int.max / 4 else { return false }
+            f.minLength = max(f.minLength, n + 1)
+        case "minProperties":
+            guard let n = count() else { return false }
+            if n == 0 { f.types.remove(.object) } else { f.maxProperties = min(f.maxProperties ?? (n - 1), n - 1) }
+            f.objectPointer = site.pointer
+        case "maxProperties":
+            guard let n = count(), n < Int.max / 4 else { return false }
+            f.minProperties = max(f.minProperties, n + 1)
+            f.objectPointer = site.pointer
+        case "minimum", "maximum":
+            guard case .number(let n) = v, draft != .draft4 || o["exclusive" + (kw == "minimum" ? "Minimum" : "Maximum")] == nil else { return false }
+            if kw == "minimum" { f.restrictUpper(NumberBound(value: n, exclusive: true)) }
+            else { f.restrictLower(NumberBound(value: n, exclusive: true)) }
+            f.numberPointer = site.pointer
+        case "exclusiveMinimum", "exclusiveMaximum":
+            guard draft != .draft4, case .number(let n) = v else { return false }
+            if kw == "exclusiveMinimum" { f.restrictUpper(NumberBound(value: n, exclusive: false)) }
+            else { f.restrictLower(NumberBound(value: n, exclusive: false)) }
+            f.numberPointer = site.pointer
+        case "multipleOf":
+            guard case .number(let n) = v, !n.isNegative, !n.isZero else { return false }
+            f.notMultipleOf.append((n, site.pointer))
+        case "pattern":
+            guard case .string(let s) = v, (try? patternDFA(s, pointer: site.pointer)) != nil else { return false }
+            f.negatedPatterns.append((s, site.pointer))
+        case "anyOf":
+            // not(A ∨ B ∨ ...) = not(A) ∧ not(B) ∧ ...; each must be exact.
+            guard case .array(let items) = v, !items.isEmpty else { return false }
+            for i in 0..<items.count {
+                let child = try document.node(at: node.pointer + "/anyOf/\(i)")
+                guard try complement(child, into: &f, depth: depth + 1) else { return false }
+            }
+        case "allOf", "oneOf":
+            guard case .array(let items) = v, items.count == 1 else { return false }
+            return try complement(try document.node(at: node.pointer + "/\(kw)/0"), into: &f, depth: depth + 1)
+        case "not":
+            // not(not(Y)) merged as keywords of Y when Y has no applicators (flatten handles the rest).
+            let inner = try document.node(at: node.pointer + "/not")
+            guard case .object(let io) = document[inner].value else {
+                if case .bool(let b) = document[inner].value, !b { f.unsatisfiable = true; return true }
+                return true
+            }
+            for k in ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "dependencies", "dependentSchemas"] where io[k] != nil { return false }
+            try merge(node: inner, into: &f)
+        case "$ref":
+            guard case .string(let r) = v, let target = try? document.resolve(r, from: id) else { return false }
+            return try complement(target, into: &f, depth: depth + 1)
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,74 @@
+import Testing
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// `not`, `if`/`then`/`else` and schema dependencies: exact accept/reject cases (reference recognizer).
+@Suite struct JSONSchemaNegationTests {
+    static let cases: [SchemaCase] = [
+        // not of per-type keywords: the opposite constraint on that type, other types untouched
+        SchemaCase(schema: #"{"not":{"minimum":3}}"#, accept: ["2", "2.99", "-5", "\"x\"", "null", "[]"], reject: ["3", "3.0", "4", "100"]),
+        SchemaCase(schema: #"{"type":"integer","not":{"exclusiveMaximum":3}}"#, accept: ["3", "4"], reject: ["2", "-1"]),
+        SchemaCase(schema: #"{"type":"array","not":{"minItems":2}}"#, accept: ["[]", "[1]"], reject: ["[1,2]", "[1,2,3]"]),
+        SchemaCase(schema: #"{"not":{"maxLength":2}}"#, accept: ["\"abc\"", "1", "[]"], reject: ["\"ab\"", "\"\""]),
+        SchemaCase(schema: #"{"not":{"minLength":0}}"#, accept: ["1", "null"], reject: ["\"\"", "\"a\""]),
+        SchemaCase(schema: #"{"type":"object","not":{"minProperties":1}}"#, accept: ["{}"], reject: ["{\"a\":1}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{}},"not":{"maxProperties":1}}"#, accept: ["{\"a\":1,\"b\":2}", "{\"a\":1,\"c\":2}"], reject: ["{}", "{\"a\":1}", "{\"c\":1,\"d\":2}"]),
+        SchemaCase(schema: #"{"type":"string","not":{"pattern":"^a"}}"#, accept: ["\"ba\"", "\"\"", "\"b\""], reject: ["\"a\"", "\"abc\""]),
+        SchemaCase(schema: #"{"type":"string","maxLength":2,"not":{"pattern":"x"}}"#, accept: ["\"ab\"", "\"\""], reject: ["\"x\"", "\"ax\"", "\"abc\""]),
+        SchemaCase(schema: #"{"type":"integer","not":{"multipleOf":3}}"#, accept: ["1", "2", "-4", "10"], reject: ["0", "3", "-9", "12"]),
+        SchemaCase(schema: #"{"type":"number","not":{"multipleOf":0.5}}"#, accept: ["0.25", "1.1", "3.05", "0.001"], reject: ["0", "1.5", "2", "2.50"]),
+        // not of anyOf = allOf of nots; double negation; $ref
+        SchemaCase(schema: #"{"not":{"anyOf":[{"type":"string"},{"type":"number"}]}}"#, accept: ["null", "[]", "{}", "true"], reject: ["1", "\"a\"", "1.5"]),
+        SchemaCase(schema: #"{"not":{"not":{"type":"string","minLength":2}}}"#, accept: ["\"ab\""], reject: ["\"a\"", "1", "null"]),
+        SchemaCase(schema: ##"{"$defs":{"s":{"type":"string"}},"not":{"$ref":"#/$defs/s"}}"##, accept: ["1", "null"], reject: ["\"a\""]),
+        // a negation no rewrite covers is exact over enum/const values
+        SchemaCase(schema: #"{"enum":[1,"ab","a",[1]],"not":{"type":"string","minLength":2}}"#, accept: ["1", "\"a\"", "[1]"], reject: ["\"ab\""]),
+        SchemaCase(schema: #"{"allOf":[{"enum":[{"a31b":null},{"X_":"s"}]},{"not":{"patternProperties":{"X_":{"type":"string"},"[0-9]{2,}":{"type":"boolean"}}}}]}"#, accept: ["{\"a31b\":null}"], reject: ["{\"X_\":\"s\"}"]),
+        // not(A ∧ B) split into not(A) ∨ not(B); required [a, b] into "a absent" ∨ "b absent"
+        SchemaCase(schema: #"{"not":{"type":"string","minLength":3}}"#, accept: ["\"ab\"", "1", "null"], reject: ["\"abc\"", "\"abcd\""]),
+        SchemaCase(schema: #"{"type":"object","not":{"required":["a","b"]}}"#, accept: ["{}", "{\"a\":1}", "{\"b\":1}", "{\"c\":1}"], reject: ["{\"a\":1,\"b\":2}", "{\"b\":1,\"a\":2}"]),
+        // oneOf with overlapping branches: branch i and the negation of the others
+        SchemaCase(schema: #"{"type":"object","properties":{"length":{"type":"number"},"width":{"type":"number"},"radius":{"type":"number"}},"oneOf":[{"required":["length","width"]},{"required":["radius"]}]}"#,
+                   accept: ["{\"length\":1,\"width\":2}", "{\"radius\":1}", "{\"length\":1,\"radius\":1}"], reject: ["{}", "{\"length\":1,\"width\":2,\"radius\":3}", "{\"length\":1}"]),
+        SchemaCase(schema: #"{"oneOf":[{"type":"integer"},{"minimum":2}],"type":"integer"}"#, accept: ["1", "-3"], reject: ["2", "5"]),
+        SchemaCase(schema: #"{"oneOf":[{"maximum":5},{"minimum":2}],"type":"integer"}"#, accept: ["1", "6", "-3"], reject: ["2", "5", "3"]),
+        SchemaCase(schema: #"{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}"#, accept: ["\"abcd\""], reject: ["\"ab\"", "\"\"", "1"]),
+        SchemaCase(schema: #"{"enum":[[],[1]],"not":{"items":{"type":"integer"}}}"#, accept: [], reject: ["[]", "[1]"]),
+        // if / then / else
+        SchemaCase(schema: #"{"if":{"minimum":10},"then":{"multipleOf":5},"else":{"multipleOf":2}}"#, accept: ["10", "15", "4", "8", "\"s\""], reject: ["11", "3", "5"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"k":{"type":"string"}},"if":{"required":["k"]},"then":{"required":["v"]}}"#,
+                   accept: ["{}", "{\"k\":\"a\",\"v\":1}", "{\"v\":1}"], reject: ["{\"k\":\"a\"}"]),
+        SchemaCase(schema: #"{"type":"string","if":{"pattern":"^a"},"else":{"maxLength":1}}"#, accept: ["\"abc\"", "\"b\"", "\"\""], reject: ["\"bc\""]),
+        SchemaCase(schema: #"{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"integer"}}"#, accept: ["\"ab\"", "3"], reject: ["\"a\"", "null", "1.5"]),
+        // schema dependencies: (name present ∧ schema) ∨ name absent
+        SchemaCase(schema: #"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{},"b":{"type":"integer"}},"dependencies":{"a":{"required":["b"]}}}"#,
+                   accept: ["{}", "{\"b\":1}", "{\"a\":1,\"b\":2}"], reject: ["{\"a\":1}", "{\"a\":1,\"b\":\"x\"}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{}},"dependentSchemas":{"a":{"properties":{"b":{"type":"string"}}}}}"#,
+                   accept: ["{\"a\":1,\"b\":\"x\"}", "{\"b\":1}", "{\"a\":1}"], reject: ["{\"a\":1,\"b\":2}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{}},"dependentSchemas":{"a":false}}"#,
+                   accept: ["{}", "{\"b\":1}"], reject: ["{\"a\":1}"]),
+    ]
+
+    @Test(arguments: cases)
+    func acceptsAndRejectsExactly(_ c: SchemaCase) throws {
+        let g = try JSONSchemaTestSupport.compile(c.schema, JSONSchemaCompileOptions(whitespace: .compact))
+        for text in c.accept { #expect(JSONSchemaTestSupport.accepts(g, text), "should accept \(text)") }
+        for text in c.reject { #expect(!JSONSchemaTestSupport.accepts(g, text), "should reject \(text)") }
+    }
+
+    /// minProperties met by at most one undeclared member: any number of undeclared members is exact.
+    @Test func minPropertiesWithUndeclaredMembers() throws {
+        let g = try JSONSchemaTestSupport.compile(#"{"type":"object","minProperties":1,"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}"#)
+        for text in ["{\"x1\": 1}", "{\"x1\": 1, \"x2\": 2, \"x3\": 3}"] { #expect(JSONSchemaTestSupport.accepts(g, text), "should accept \(text)") }
+        for text in ["{}", "{\"y\": 1}", "{\"x1\": \"a\"}"] { #expect(!JSONSchemaTestSupport.accepts(g, text), "should reject \(text)") }
+        // Two undeclared members needed: a repeated key could fake the second, so such objects are rejected.
+        let two = try JSONSchemaTestSupport.compile(#"{"type":"object","minProperties":2,"properties":{"a":{}}}"#)
+        #expect(JSONSchemaTestSupport.accepts(two, "{\"a\": 1, \"b\": 2}"))
+        #expect(JSONSchemaTestSupport.accepts(two, "{\"a\": 1, \"b\": 2, \"c\": 3}"))
+        #expect(!JSONSchemaTestSupport.accepts(two, "{\"b\": 2, \"b\": 2}"))
+        #expect(!JSONSchemaTestSupport.accepts(two, "{\"a\": 1}"))
+        let capped = try JSONSchemaTestSupport.compile(#"{"type":"object","maxProperties":2}"#)
+        #expect(JSONSchemaTestSupport.accepts(capped, "{\"a\": 1, \"b\": 2}"))
+        #expect(!JSONSchemaTestSupport.accepts(capped, "{\"a\": 1, \"b\": 2, \"c\": 3}"))
+    }
+}
