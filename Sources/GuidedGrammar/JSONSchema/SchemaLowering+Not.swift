@@ -29,8 +29,9 @@ extension SchemaLowering {
         let p = document[id].pointer
         guard let slash = p.lastIndex(of: "/") else { return ("not", "") }
         let last = String(p[p.index(after: slash)...]), holder = String(p[..<slash])
-        if Int(last) != nil, let s2 = holder.lastIndex(of: "/"), holder[holder.index(after: s2)...] == "oneOf" {
-            return ("oneOf", String(holder[..<s2]))
+        if Int(last) != nil, let s2 = holder.lastIndex(of: "/") {
+            // A branch of `oneOf` (overlapping), or a part of `allOf`/`anyOf` under a negation.
+            return (String(holder[holder.index(after: s2)...]), String(holder[..<s2]))
         }
         return (last, holder)
     }
