@@ -27,6 +27,8 @@ import GuidedSchema
         // not(A ∧ B) split into not(A) ∨ not(B); required [a, b] into "a absent" ∨ "b absent"
         SchemaCase(schema: #"{"not":{"type":"string","minLength":3}}"#, accept: ["\"ab\"", "1", "null"], reject: ["\"abc\"", "\"abcd\""]),
         SchemaCase(schema: #"{"type":"object","not":{"required":["a","b"]}}"#, accept: ["{}", "{\"a\":1}", "{\"b\":1}", "{\"c\":1}"], reject: ["{\"a\":1,\"b\":2}", "{\"b\":1,\"a\":2}"]),
+        SchemaCase(schema: #"{"not":{"allOf":[{"required":["a"]},{"required":["b"]}]}}"#, accept: ["{\"a\":1}", "{}", "1"], reject: ["{\"a\":1,\"b\":2}"]),
+        SchemaCase(schema: #"{"not":{"propertyNames":false}}"#, accept: ["{\"a\":1}"], reject: ["{}", "1", "null", "\"x\""]),
         // oneOf with overlapping branches: branch i and the negation of the others
         SchemaCase(schema: #"{"type":"object","properties":{"length":{"type":"number"},"width":{"type":"number"},"radius":{"type":"number"}},"oneOf":[{"required":["length","width"]},{"required":["radius"]}]}"#,
                    accept: ["{\"length\":1,\"width\":2}", "{\"radius\":1}", "{\"length\":1,\"radius\":1}"], reject: ["{}", "{\"length\":1,\"width\":2,\"radius\":3}", "{\"length\":1}"]),

@@ -29,8 +29,9 @@ extension SchemaLowering {
         let p = document[id].pointer
         guard let slash = p.lastIndex(of: "/") else { return ("not", "") }
         let last = String(p[p.index(after: slash)...]), holder = String(p[..<slash])
-        if Int(last) != nil, let s2 = holder.lastIndex(of: "/"), holder[holder.index(after: s2)...] == "oneOf" {
-            return ("oneOf", String(holder[..<s2]))
+        if Int(last) != nil, let s2 = holder.lastIndex(of: "/") {
+            // A branch of `oneOf` (overlapping), or a part of `allOf`/`anyOf` under a negation.
+            return (String(holder[holder.index(after: s2)...]), String(holder[..<s2]))
         }
         return (last, holder)
     }
@@ -73,6 +74,14 @@ extension SchemaLowering {
         let draft = document.draft
         if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return nil }
         let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+        // not(allOf [A, B, ...]) = not(A) ∨ not(B) ∨ ...
+        if effective.count == 1, effective[0].key == "allOf", case .array(let parts) = effective[0].value, parts.count >= 2 {
+            var alternatives: [[Conjunct]] = []
+            for i in 0..<parts.count {
+                alternatives.append([Conjunct(node: try document.node(at: document[id].pointer + "/allOf/\(i)"), mode: .negated)])
+            }
+            return alternatives
+        }
         var alternatives: [[Conjunct]] = []
         for (kw, v) in effective {
             guard SchemaLowering.splittableKeywords.contains(kw) else { return nil }
@@ -182,6 +191,12 @@ extension SchemaLowering {
             }
             for k in ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "dependencies", "dependentSchemas"] where io[k] != nil { return false }
             try merge(node: inner, into: &f)
+        case "propertyNames" where draft.level >= JSONSchemaDraft.draft6.level:
+            // propertyNames: false holds for non-objects and {}: its negation is a non-empty object.
+            guard case .bool(false) = v else { return false }
+            f.types.formIntersection(.object)
+            f.minProperties = max(f.minProperties, 1)
+            f.objectPointer = site.pointer
         case "$ref":
             guard case .string(let r) = v, let target = try? document.resolve(r, from: id) else { return false }
             return try complement(target, into: &f, depth: depth + 1)
