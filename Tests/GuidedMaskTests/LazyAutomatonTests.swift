@@ -1,0 +1,69 @@
+import Testing
+import GuidedGrammar
+import GuidedMask
+import GuidedTokenizers
+
+/// The lazily built automaton and the token slices, on cases where the answer is known exactly.
+@Suite struct LazyAutomatonTests {
+    typealias S = MaskTestSupport
+
+    // Every token is plain JSON string text, so every slice's "rest" trie is empty.
+    //                          0    1     2      3 (é)     4: </s>
+    static let plainTokens = ["a", "b", "ab", "\u{00E9}"]
+
+    @Test func unboundedTextTakesTheSliceWithAnEmptyRestTrie() throws {
+        let vocab = S.vocabulary(Self.plainTokens)
+        let g = try S.compiled(gbnf: #"root ::= [^"\\\x00-\x1F]*"#, vocab)
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == [0, 1, 2, 3, 4])
+        try m.accept(token: 2)
+        try m.accept(token: 3)
+        #expect(try S.allowed(&m) == [0, 1, 2, 3, 4])
+    }
+
+    /// A length-bounded text: the 16- and 8-character slices apply while that much room is left, the
+    /// whole trie is walked after; either way only tokens that fit are allowed.
+    @Test func boundedTextAllowsExactlyWhatFits() throws {
+        let vocab = S.vocabulary(Self.plainTokens)
+        let g = try S.compiled(gbnf: #"root ::= [^"\\\x00-\x1F]{0,20}"#, vocab)
+        var m = GrammarMatcher(g)
+        for used in 0...20 {
+            let room = 20 - used
+            let expected = room >= 2 ? [0, 1, 2, 3, 4] : room == 1 ? [0, 1, 3, 4] : [4]
+            #expect(try S.allowed(&m) == expected, "after \(used) characters")
+            if room > 0 { try m.accept(token: 0) }
+        }
+    }
+
+    @Test func allByteValuesAsLiteralsCompile() throws {
+        let vocab = S.vocabulary(["a", "\u{00E9}", "xyz"])
+        let everyByte = GrammarExpr.choice((0..<256).map { .bytes([UInt8($0)]) })
+        let g = try S.compiled(Grammar(root: .star(everyByte)), vocab)
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == [0, 1, 2, 3])
+    }
+
+    /// States are made as matchers reach them; going past the limit fails every matcher of the grammar
+    /// with a sticky error instead of answering from a partial automaton.
+    @Test func runtimeStateLimitIsAStickyError() throws {
+        let vocab = S.vocabulary(["a", "b", "c", "d", "e", "f", "g", "h"])
+        var limits = MaskLimits()
+        limits.maxAutomatonStates = 4
+        let g = try CompiledGrammar(Grammar(gbnf: #"root ::= "abcdefgh""#), vocabulary: VocabularyIndex(vocab), limits: limits)
+        var m = GrammarMatcher(g)
+        var failure: MatcherError? = nil
+        for token in 0..<8 {
+            do {
+                #expect(try S.allowed(&m) == [token])
+                try m.accept(token: token)
+            } catch let e as MatcherError {
+                failure = e
+                break
+            }
+        }
+        #expect(failure == .automatonTooLarge(limit: 4))
+        #expect(throws: MatcherError.failed(.automatonTooLarge(limit: 4))) { try S.allowed(&m) }
+        var fresh = GrammarMatcher(g)
+        #expect(throws: MatcherError.automatonTooLarge(limit: 4)) { try S.allowed(&fresh) }
+    }
+}
