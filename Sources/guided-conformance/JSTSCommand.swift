@@ -20,6 +20,7 @@ enum JSTSCommand {
         do { o = try JSTSOptions.parse(args, command: "jsts") } catch {
             FileHandleOutput.standardError("guided-conformance jsts: \(error.message)\n"); return 2
         }
+        JSTSFeeder.useThreadCPUTime = o.cpuTime
         let tokenizer: Tokenizer
         let index: VocabularyIndex
         do {
