@@ -50,7 +50,7 @@ enum BenchCommand {
         print("grammar: \(o.grammar): \(compiled.stateCount) automaton states, kept rules \(compiled.keptRules), compile \(Int(BenchStats.us(compileTime))) us (best of 10 more: \(Int(BenchStats.us(bestCompile))) us)")
 
         let lines = try String(contentsOfFile: o.texts, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)
-        var encoder = tokenizer.makeEncoder()
+        let encoder = tokenizer.makeEncoder()
         var maskTimes: [Double] = []       // thread CPU time per mask (us)
         var wallTimes: [Double] = []       // wall-clock time per mask (us)
         maskTimes.reserveCapacity(700_000)

@@ -16,19 +16,8 @@ enum JSTSCommand {
     }
 
     static func run(_ args: [String]) -> Int32 {
-        let o: JSTSOptions
-        do { o = try JSTSOptions.parse(args, command: "jsts") } catch {
-            FileHandleOutput.standardError("guided-conformance jsts: \(error.message)\n"); return 2
-        }
-        JSTSFeeder.useThreadCPUTime = o.cpuTime
-        let tokenizer: Tokenizer
-        let index: VocabularyIndex
-        do {
-            tokenizer = try o.loadTokenizer()
-            index = try VocabularyIndex(tokenizer.vocabulary)
-        } catch {
-            FileHandleOutput.standardError("guided-conformance jsts: \(error)\n"); return 2
-        }
+        guard let run = CorpusRun.prepare(args, command: "jsts") else { return 2 }
+        let o = run.options, tokenizer = run.tokenizer, index = run.index
         let encoder = tokenizer.makeEncoder()
         var mask = [UInt32](repeating: 0, count: index.maskWords)
         let fm = FileManager.default

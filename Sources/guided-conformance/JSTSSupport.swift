@@ -63,6 +63,29 @@ struct JSTSOptions {
     }
 }
 
+/// What `jsts` and `maskbench` start from: their options (with the clock chosen), the tokenizer and its
+/// index for masking.
+struct CorpusRun {
+    let options: JSTSOptions
+    let tokenizer: Tokenizer
+    let index: VocabularyIndex
+
+    /// nil after printing what is wrong on standard error (the command then exits 2).
+    static func prepare(_ args: [String], command: String) -> CorpusRun? {
+        let o: JSTSOptions
+        do { o = try JSTSOptions.parse(args, command: command) } catch {
+            FileHandleOutput.standardError("guided-conformance \(command): \(error.message)\n"); return nil
+        }
+        JSTSFeeder.useThreadCPUTime = o.cpuTime
+        do {
+            let tokenizer = try o.loadTokenizer()
+            return CorpusRun(options: o, tokenizer: tokenizer, index: try VocabularyIndex(tokenizer.vocabulary))
+        } catch {
+            FileHandleOutput.standardError("guided-conformance \(command): \(error)\n"); return nil
+        }
+    }
+}
+
 /// Feeds a token sequence through a matcher MaskBench-style: compute the mask, check the token is in
 /// it, commit it; at the end the mask must allow stopping. Mask times are appended in microseconds.
 enum JSTSFeeder {

@@ -30,26 +30,15 @@ enum MaskBenchCommand {
     }
 
     static func run(_ args: [String]) -> Int32 {
-        let o: JSTSOptions
-        do { o = try JSTSOptions.parse(args, command: "maskbench") } catch {
-            FileHandleOutput.standardError("guided-conformance maskbench: \(error.message)\n"); return 2
-        }
-        JSTSFeeder.useThreadCPUTime = o.cpuTime
-        let tokenizer: Tokenizer
-        let index: VocabularyIndex
-        do {
-            tokenizer = try o.loadTokenizer()
-            index = try VocabularyIndex(tokenizer.vocabulary)
-        } catch {
-            FileHandleOutput.standardError("guided-conformance maskbench: \(error)\n"); return 2
-        }
+        guard let run = CorpusRun.prepare(args, command: "maskbench") else { return 2 }
+        let o = run.options, tokenizer = run.tokenizer, index = run.index
         let encoder = tokenizer.makeEncoder()
         var files = ((try? FileManager.default.contentsOfDirectory(atPath: o.directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         if let l = o.limit { files = Array(files.prefix(l)) }
         guard !files.isEmpty else { FileHandleOutput.standardError("guided-conformance maskbench: no .json files in \(o.directory)\n"); return 2 }
         var out: FileHandle? = nil
         if let path = o.output {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             out = FileHandle(forWritingAtPath: path)
         }
         var options = JSONSchemaCompileOptions()
