@@ -45,21 +45,46 @@ enum JSONText {
     static func chars(_ ranges: [ClosedRange<UInt32>]) -> GrammarExpr {
         var ascii = ByteSet()
         var alternatives: [GrammarExpr] = []
+        var escapes: [[UInt8]] = []
         for r in ranges {
             // Control characters, quote and backslash have escape spellings.
             var lo = r.lowerBound
             let hi = r.upperBound
             while lo <= hi, lo < 0x80 {
                 switch lo {
-                case 0..<0x20, 0x22, 0x5C: alternatives.append(.bytes(encode(Unicode.Scalar(lo)!)))
+                case 0..<0x20, 0x22, 0x5C: escapes.append(encode(Unicode.Scalar(lo)!))
                 default: ascii.insert(UInt8(lo))
                 }
                 lo += 1
             }
             if lo <= hi { alternatives += utf8Sequences(lo, hi) }
         }
+        // The escapes share their prefixes (`\`, `\u00`, `\u000`): one small trie rather than 34 literals,
+        // which keeps every string character's automaton about five times smaller.
+        if !escapes.isEmpty { alternatives.insert(prefixTrie(escapes), at: 0) }
         if !ascii.isEmpty { alternatives.insert(.byteSet(ascii), at: 0) }
         if alternatives.isEmpty { return .nothing }
+        return alternatives.count == 1 ? alternatives[0] : .choice(alternatives)
+    }
+
+    /// The alternation of distinct, non-empty byte strings as a trie: strings sharing a first byte share
+    /// it, and strings that end after the same prefix end in one byte set.
+    static func prefixTrie(_ strings: [[UInt8]]) -> GrammarExpr {
+        var order: [UInt8] = []
+        var tails: [UInt8: [[UInt8]]] = [:]
+        for s in strings where !s.isEmpty {
+            if tails[s[0]] == nil { order.append(s[0]); tails[s[0]] = [] }
+            tails[s[0]]!.append(Array(s.dropFirst()))
+        }
+        var ends = ByteSet()
+        var alternatives: [GrammarExpr] = []
+        for b in order {
+            let rest = tails[b]!
+            if rest.allSatisfy(\.isEmpty) { ends.insert(b); continue }
+            let inner = prefixTrie(rest)
+            alternatives.append(.seq([.bytes([b]), rest.contains(where: \.isEmpty) ? .alt([.empty, inner]) : inner]))
+        }
+        if !ends.isEmpty { alternatives.insert(.byteSet(ends), at: 0) }
         return alternatives.count == 1 ? alternatives[0] : .choice(alternatives)
     }
 

@@ -176,6 +176,11 @@ extension SchemaLowering {
             undeclaredMember = try undeclaredMembers(f, excluding: names, defaultAllowed: false)
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
         }
+        if !undeclaredMember.isNothing {
+            // Several member-automaton states refer to it: as a rule, the mask compiler can share one copy
+            // (the name-exclusion trie alone can run to thousands of automaton states).
+            undeclaredMember = .rule(grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember))
+        }
 
         // Undeclared members are counted apart from declared ones (k = how many so far). The grammar does not
         // keep their names distinct, so k members may carry fewer distinct keys: toward `maxProperties` all
