@@ -5,12 +5,17 @@ import GuidedSchema
 /// `not`, `if`/`then`/`else` and schema dependencies: exact accept/reject cases (reference recognizer).
 @Suite struct JSONSchemaNegationTests {
     static let cases: [SchemaCase] = [
-        // not of per-type keywords: the opposite constraint on that type, other types untouched
-        SchemaCase(schema: #"{"not":{"minimum":3}}"#, accept: ["2", "2.99", "-5", "\"x\"", "null", "[]"], reject: ["3", "3.0", "4", "100"]),
+        // not of per-type keywords: an instance of that type with the opposite constraint (every other type
+        // satisfies the keyword, so it fails the `not`)
+        SchemaCase(schema: #"{"not":{"minimum":3}}"#, accept: ["2", "2.99", "-5"], reject: ["3", "3.0", "4", "100", "\"x\"", "null", "[]", "{}"]),
         SchemaCase(schema: #"{"type":"integer","not":{"exclusiveMaximum":3}}"#, accept: ["3", "4"], reject: ["2", "-1"]),
         SchemaCase(schema: #"{"type":"array","not":{"minItems":2}}"#, accept: ["[]", "[1]"], reject: ["[1,2]", "[1,2,3]"]),
-        SchemaCase(schema: #"{"not":{"maxLength":2}}"#, accept: ["\"abc\"", "1", "[]"], reject: ["\"ab\"", "\"\""]),
-        SchemaCase(schema: #"{"not":{"minLength":0}}"#, accept: ["1", "null"], reject: ["\"\"", "\"a\""]),
+        SchemaCase(schema: #"{"not":{"maxLength":2}}"#, accept: ["\"abc\""], reject: ["\"ab\"", "\"\"", "1", "[]"]),
+        SchemaCase(schema: #"{"not":{"minLength":0}}"#, accept: [], reject: ["1", "null", "\"\"", "\"a\""]),
+        SchemaCase(schema: #"{"not":{"required":["a"]}}"#, accept: ["{}", "{\"b\":1}"], reject: ["{\"a\":1}", "1", "\"a\"", "null", "[]"]),
+        SchemaCase(schema: #"{"not":{"maxItems":1}}"#, accept: ["[1,2]"], reject: ["[]", "[1]", "1", "{}"]),
+        SchemaCase(schema: #"{"not":{"multipleOf":2}}"#, accept: ["1", "3"], reject: ["2", "\"a\"", "null"]),
+        SchemaCase(schema: #"{"not":{"pattern":"^a"}}"#, accept: ["\"b\""], reject: ["\"a\"", "1", "true"]),
         SchemaCase(schema: #"{"type":"object","not":{"minProperties":1}}"#, accept: ["{}"], reject: ["{\"a\":1}"]),
         SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{}},"not":{"maxProperties":1}}"#, accept: ["{\"a\":1,\"b\":2}", "{\"a\":1,\"c\":2}"], reject: ["{}", "{\"a\":1}", "{\"c\":1,\"d\":2}"]),
         SchemaCase(schema: #"{"type":"string","not":{"pattern":"^a"}}"#, accept: ["\"ba\"", "\"\"", "\"b\""], reject: ["\"a\"", "\"abc\""]),
@@ -27,7 +32,8 @@ import GuidedSchema
         // not(A ∧ B) split into not(A) ∨ not(B); required [a, b] into "a absent" ∨ "b absent"
         SchemaCase(schema: #"{"not":{"type":"string","minLength":3}}"#, accept: ["\"ab\"", "1", "null"], reject: ["\"abc\"", "\"abcd\""]),
         SchemaCase(schema: #"{"type":"object","not":{"required":["a","b"]}}"#, accept: ["{}", "{\"a\":1}", "{\"b\":1}", "{\"c\":1}"], reject: ["{\"a\":1,\"b\":2}", "{\"b\":1,\"a\":2}"]),
-        SchemaCase(schema: #"{"not":{"allOf":[{"required":["a"]},{"required":["b"]}]}}"#, accept: ["{\"a\":1}", "{}", "1"], reject: ["{\"a\":1,\"b\":2}"]),
+        SchemaCase(schema: #"{"not":{"allOf":[{"required":["a"]},{"required":["b"]}]}}"#, accept: ["{\"a\":1}", "{}"], reject: ["{\"a\":1,\"b\":2}", "1", "\"s\""]),
+        SchemaCase(schema: #"{"not":{"required":["a","b"]}}"#, accept: ["{\"a\":1}", "{}"], reject: ["{\"a\":1,\"b\":2}", "1", "null"]),
         SchemaCase(schema: #"{"not":{"propertyNames":false}}"#, accept: ["{\"a\":1}"], reject: ["{}", "1", "null", "\"x\""]),
         // oneOf with overlapping branches: branch i and the negation of the others
         SchemaCase(schema: #"{"type":"object","properties":{"length":{"type":"number"},"width":{"type":"number"},"radius":{"type":"number"}},"oneOf":[{"required":["length","width"]},{"required":["radius"]}]}"#,

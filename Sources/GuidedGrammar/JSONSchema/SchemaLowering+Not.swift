@@ -37,8 +37,9 @@ extension SchemaLowering {
     }
 
     /// Rewrites not(`id`) into `f` when the complement is a conjunction of facts; false when it is not.
-    /// Per-type keywords (lengths, item and member counts, bounds, patterns, multipleOf) constrain only
-    /// instances of their type, so their complement is the opposite constraint on that type alone.
+    /// Per-type keywords (lengths, item and member counts, bounds, patterns, multipleOf, `required`) hold
+    /// for every instance of another type, so their complement is an instance of their type that meets the
+    /// opposite constraint (`not: {minimum: 3}` rejects `"x"`, which `minimum` alone accepts).
     mutating func complement(_ id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
         let node = document[id]
         let draft = document.draft
@@ -91,7 +92,9 @@ extension SchemaLowering {
                 guard case .array(let names) = v else { return nil }
                 for n in names {
                     guard case .string(let s) = n else { return nil }
-                    alternatives.append([Conjunct(node: id, mode: .absent, name: s)])
+                    // `required` holds for every non-object: only objects can fail it.
+                    alternatives.append([Conjunct(node: id, mode: .absent, name: s),
+                                         Conjunct(node: id, mode: .types, name: String(InstanceTypes.object.rawValue))])
                 }
                 if names.isEmpty { alternatives.append([Conjunct(node: id, mode: .negatedKeyword, name: kw)]) }
                 continue
@@ -132,45 +135,53 @@ extension SchemaLowering {
             f.excludedPointer = site.pointer
         case "required":
             guard case .array(let a) = v else { return false }
-            if a.isEmpty { f.types.remove(.object); return true }
+            if a.isEmpty { f.types = []; return true }
             guard a.count == 1, case .string(let k) = a[0] else { return false }
+            f.types.formIntersection(.object)
             f.forbiddenKeys.append(k)
             f.objectPointer = site.pointer
         case "minItems":
             guard let n = count() else { return false }
-            if n == 0 { f.types.remove(.array) } else { f.maxItems = min(f.maxItems ?? (n - 1), n - 1) }
+            if n == 0 { f.types = [] } else { f.types.formIntersection(.array); f.maxItems = min(f.maxItems ?? (n - 1), n - 1) }
         case "maxItems":
             guard let n = count(), n < Int.max / 4 else { return false }
+            f.types.formIntersection(.array)
             f.minItems = max(f.minItems, n + 1)
         case "minLength":
             guard let n = count() else { return false }
-            if n == 0 { f.types.remove(.string) } else { f.maxLength = min(f.maxLength ?? (n - 1), n - 1) }
+            if n == 0 { f.types = [] } else { f.types.formIntersection(.string); f.maxLength = min(f.maxLength ?? (n - 1), n - 1) }
         case "maxLength":
             guard let n = count(), n < Int.max / 4 else { return false }
+            f.types.formIntersection(.string)
             f.minLength = max(f.minLength, n + 1)
         case "minProperties":
             guard let n = count() else { return false }
-            if n == 0 { f.types.remove(.object) } else { f.maxProperties = min(f.maxProperties ?? (n - 1), n - 1) }
+            if n == 0 { f.types = [] } else { f.types.formIntersection(.object); f.maxProperties = min(f.maxProperties ?? (n - 1), n - 1) }
             f.objectPointer = site.pointer
         case "maxProperties":
             guard let n = count(), n < Int.max / 4 else { return false }
+            f.types.formIntersection(.object)
             f.minProperties = max(f.minProperties, n + 1)
             f.objectPointer = site.pointer
         case "minimum", "maximum":
             guard case .number(let n) = v, draft != .draft4 || o["exclusive" + (kw == "minimum" ? "Minimum" : "Maximum")] == nil else { return false }
+            f.types.formIntersection(.number)
             if kw == "minimum" { f.restrictUpper(NumberBound(value: n, exclusive: true)) }
             else { f.restrictLower(NumberBound(value: n, exclusive: true)) }
             f.numberPointer = site.pointer
         case "exclusiveMinimum", "exclusiveMaximum":
             guard draft != .draft4, case .number(let n) = v else { return false }
+            f.types.formIntersection(.number)
             if kw == "exclusiveMinimum" { f.restrictUpper(NumberBound(value: n, exclusive: false)) }
             else { f.restrictLower(NumberBound(value: n, exclusive: false)) }
             f.numberPointer = site.pointer
         case "multipleOf":
             guard case .number(let n) = v, !n.isNegative, !n.isZero else { return false }
+            f.types.formIntersection(.number)
             f.notMultipleOf.append((n, site.pointer))
         case "pattern":
             guard case .string(let s) = v, (try? patternDFA(s, pointer: site.pointer)) != nil else { return false }
+            f.types.formIntersection(.string)
             f.negatedPatterns.append((s, site.pointer))
         case "anyOf":
             // not(A ∨ B ∨ ...) = not(A) ∧ not(B) ∧ ...; each must be exact.
