@@ -16,8 +16,8 @@ struct JSTSOptions {
     /// Time masks and compiles by this thread's CPU time instead of the wall clock: on a shared machine
     /// it is the "one core" figure, not inflated by other processes.
     var cpuTime = false
-    /// `--property-order declared|any`: object members in declared order (the library default), or in any
-    /// order for objects of at most `PropertyOrder.defaultMaxMembers` candidate members.
+    /// `--property-order declared|any|any:N`: object members in declared order (the library default), or in
+    /// any order for objects of at most N (default `PropertyOrder.defaultMaxMembers`) candidate members.
     var propertyOrder: JSONSchemaCompileOptions.PropertyOrder = .declared
 
     static func parse(_ args: [String], command: String) throws(JSTSUsageError) -> JSTSOptions {
@@ -49,10 +49,15 @@ struct JSTSOptions {
             case "--lenient-formats": o.lenientFormats = true
             case "--cpu-time": o.cpuTime = true
             case "--property-order":
-                switch try value(a) {
-                case "declared": o.propertyOrder = .declared
-                case "any": o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
-                case let other: throw JSTSUsageError(message: "--property-order must be 'declared' or 'any', not '\(other)'")
+                let v = try value(a)
+                if v == "declared" {
+                    o.propertyOrder = .declared
+                } else if v == "any" {
+                    o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
+                } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
+                    o.propertyOrder = .anyOrder(maxMembers: n)
+                } else {
+                    throw JSTSUsageError(message: "--property-order must be 'declared', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
                 }
             default:
                 if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }

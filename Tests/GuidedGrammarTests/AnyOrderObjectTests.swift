@@ -51,6 +51,19 @@ import GuidedSchema
         anyCase(#"{"type":"object","properties":{"p":{"type":"object","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"additionalProperties":false},"q":{"type":"boolean"}},"required":["p","q"],"additionalProperties":false}"#,
                 accept: [#"{"q":true,"p":{"y":1,"x":2}}"#, #"{"p":{"x":1,"y":2},"q":false}"#],
                 reject: [#"{"q":true,"p":{"y":1}}"#, #"{"q":true,"p":{"y":1,"x":2,"y":3}}"#, #"{"p":{"x":1,"y":2}}"#]),
+        // oneOf of required groups: its negated branches forbid names, in every order.
+        anyCase(#"{"type":"object","properties":{"dimensions":{"oneOf":[{"required":["radius"]},{"required":["length","width"]}],"properties":{"length":{"type":"number"},"radius":{"type":"number"},"width":{"type":"number"}},"type":"object"},"shape":{"type":"string"}},"required":["shape","dimensions"]}"#,
+                accept: [#"{"shape":"circle","dimensions":{"radius":5}}"#, #"{"dimensions":{"width":5,"length":1},"shape":"r"}"#, #"{"shape":"c","dimensions":{"radius":5,"width":1}}"#],
+                reject: [#"{"shape":"circle","dimensions":{"radius":5,"length":10,"width":5}}"#, #"{"shape":"circle","dimensions":{"width":5,"radius":5,"length":10}}"#, #"{"shape":"c","dimensions":{"width":1}}"#]),
+        // MaskBench Glaiveai2K---calculate_area_0bc8b268: a oneOf branch keeps the negations of the other
+        // branches (a branch's single-name "not required" was once lost when its sibling split into
+        // alternatives), in any order and in declared order.
+        SchemaCase(schema: #"{"properties": {"dimensions": {"oneOf": [{"required": ["radius"]}, {"required": ["length", "width"]}, {"required": ["base", "height"]}], "properties": {"base": {"type": "number"}, "height": {"type": "number"}, "length": {"type": "number"}, "radius": {"type": "number"}, "width": {"type": "number"}}, "type": "object"}, "shape": {"type": "string"}}, "required": ["shape", "dimensions"], "type": "object"}"#,
+                accept: [#"{"shape": "circle", "dimensions": {"radius": 5}}"#],
+                reject: [#"{"shape": "circle", "dimensions": {"radius": 5, "length": 10, "width": 5}}"#, #"{"shape": "circle", "dimensions": {"radius": null}}"#], options: JSONSchemaCompileOptions(propertyOrder: .anyOrder(maxMembers: 8))),
+        SchemaCase(schema: #"{"properties": {"dimensions": {"oneOf": [{"required": ["radius"]}, {"required": ["length", "width"]}, {"required": ["base", "height"]}], "properties": {"base": {"type": "number"}, "height": {"type": "number"}, "length": {"type": "number"}, "radius": {"type": "number"}, "width": {"type": "number"}}, "type": "object"}, "shape": {"type": "string"}}, "required": ["shape", "dimensions"], "type": "object"}"#,
+                accept: [#"{"dimensions": {"radius": 5}, "shape": "circle"}"#, #"{"dimensions": {"length": 1, "width": 5}, "shape": "r"}"#],
+                reject: [#"{"dimensions": {"length": 10, "radius": 5, "width": 5}, "shape": "circle"}"#, #"{"dimensions": {"radius": null}, "shape": "circle"}"#]),
         // Over maxMembers: declared order only.
         SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{},"c":{}},"additionalProperties":false}"#,
                    accept: [#"{"a":1,"b":2,"c":3}"#, #"{"a":1,"c":3}"#], reject: [#"{"b":2,"a":1}"#, #"{"c":3,"a":1,"b":2}"#, #"{"a":1,"a":2}"#],
