@@ -37,6 +37,16 @@ public struct ByteSet: Hashable, Sendable {
 
     public mutating func insert(range: ClosedRange<UInt8>) { for b in range { insert(b) } }
 
+    @inlinable public mutating func remove(_ b: UInt8) {
+        let bit = ~(UInt64(1) << UInt64(b & 63))
+        switch b >> 6 {
+        case 0: w0 &= bit
+        case 1: w1 &= bit
+        case 2: w2 &= bit
+        default: w3 &= bit
+        }
+    }
+
     public var isEmpty: Bool { (w0 | w1 | w2 | w3) == 0 }
     public var count: Int { w0.nonzeroBitCount + w1.nonzeroBitCount + w2.nonzeroBitCount + w3.nonzeroBitCount }
 

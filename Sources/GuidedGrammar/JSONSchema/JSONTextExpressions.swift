@@ -80,9 +80,9 @@ enum JSONText {
         var alternatives: [GrammarExpr] = []
         for b in order {
             let rest = tails[b]!
-            if rest.allSatisfy(\.isEmpty) { ends.insert(b); continue }
+            if rest.allSatisfy({ $0.isEmpty }) { ends.insert(b); continue }
             let inner = prefixTrie(rest)
-            alternatives.append(.seq([.bytes([b]), rest.contains(where: \.isEmpty) ? .alt([.empty, inner]) : inner]))
+            alternatives.append(.seq([.bytes([b]), rest.contains(where: { $0.isEmpty }) ? .alt([.empty, inner]) : inner]))
         }
         if !ends.isEmpty { alternatives.insert(.byteSet(ends), at: 0) }
         return alternatives.count == 1 ? alternatives[0] : .choice(alternatives)
@@ -120,6 +120,28 @@ enum JSONText {
 
     /// Any one character.
     static let anyChar: GrammarExpr = chars(allScalars)
+
+    /// `anyChar` as its alternatives: the first is the byte set of plain ASCII characters.
+    private static let anyCharAlternatives: [GrammarExpr] = {
+        guard case .choice(let alternatives) = anyChar, case .byteSet = alternatives.first else {
+            preconditionFailure("anyChar starts with its plain ASCII byte set")
+        }
+        return alternatives
+    }()
+
+    /// Any one character except `excluded`. Property-name tries call this once per trie node, so the
+    /// common case — only plain ASCII characters excluded — reuses `anyChar`'s parts with a smaller
+    /// ASCII set instead of re-deriving the UTF-8 and escape structure.
+    static func anyChar(except excluded: [UInt32]) -> GrammarExpr {
+        var alternatives = anyCharAlternatives
+        guard case .byteSet(var plain) = alternatives[0] else { return chars(complement(excluded)) }
+        for x in excluded {
+            guard x < 0x80, plain.contains(UInt8(x)) else { return chars(complement(excluded)) }
+            plain.remove(UInt8(x))
+        }
+        if plain.isEmpty { alternatives.removeFirst() } else { alternatives[0] = .byteSet(plain) }
+        return .alt(alternatives)
+    }
 
     /// The complement of a set of code points.
     static func complement(_ excluded: [UInt32]) -> [ClosedRange<UInt32>] {

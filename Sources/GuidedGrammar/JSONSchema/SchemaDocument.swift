@@ -180,7 +180,9 @@ struct SchemaDocument: Sendable {
     static func tokens(of pointer: String) -> [String] {
         guard !pointer.isEmpty else { return [] }
         return pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            // Most tokens have no escapes; this check keeps the common case off the replacing path.
+            guard $0.utf8.contains(UInt8(ascii: "~")) else { return String($0) }
+            return String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
     }
 }
@@ -188,7 +190,8 @@ struct SchemaDocument: Sendable {
 extension String {
     /// Plain substring replacement (Foundation-free).
     func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty, self.contains(target) else { return self }
+        // A byte scan first: most strings hold no occurrence, and this avoids Foundation's slow search.
+        guard let first = target.utf8.first, self.utf8.contains(first), self.contains(target) else { return self }
         var out = ""
         var rest = Substring(self)
         while let r = rest.firstRange(of: target) {

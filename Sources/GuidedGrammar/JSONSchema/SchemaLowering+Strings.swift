@@ -134,7 +134,7 @@ extension SchemaLowering {
         func build(_ n: Node) -> GrammarExpr {
             var alts: [GrammarExpr] = []
             if !n.terminal { alts.append(.empty) }
-            alts.append(.seq([JSONText.chars(JSONText.complement(n.order)), anyTail]))
+            alts.append(.seq([JSONText.anyChar(except: n.order), anyTail]))
             for c in n.order {
                 alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
             }

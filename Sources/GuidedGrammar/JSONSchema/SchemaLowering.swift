@@ -287,15 +287,28 @@ extension Grammar {
             }
         }
         while i < reachable.count { scan(rules[reachable[i]].body); i += 1 }
-        func rewrite(_ e: GrammarExpr) -> GrammarExpr {
+        // nil: unchanged. Most subtrees (string characters, literals) hold no rule and are not copied.
+        func renumbered(_ e: GrammarExpr) -> GrammarExpr? {
             switch e {
-            case .rule(let r): return .rule(RuleID(index[r.index]!))
-            case .sequence(let parts): return .sequence(parts.map(rewrite))
-            case .choice(let parts): return .choice(parts.map(rewrite))
-            case .repeat(let inner, let mn, let mx): return .repeat(rewrite(inner), min: mn, max: mx)
-            default: return e
+            case .rule(let r):
+                let k = index[r.index]!
+                return k == r.index ? nil : .rule(RuleID(k))
+            case .sequence(let parts): return renumbered(parts).map { .sequence($0) }
+            case .choice(let parts): return renumbered(parts).map { .choice($0) }
+            case .repeat(let inner, let mn, let mx): return renumbered(inner).map { .repeat($0, min: mn, max: mx) }
+            default: return nil
             }
         }
+        func renumbered(_ parts: [GrammarExpr]) -> [GrammarExpr]? {
+            var out: [GrammarExpr]? = nil
+            for (i, p) in parts.enumerated() {
+                guard let q = renumbered(p) else { continue }
+                if out == nil { out = parts }
+                out![i] = q
+            }
+            return out
+        }
+        func rewrite(_ e: GrammarExpr) -> GrammarExpr { renumbered(e) ?? e }
         var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
         for r in reachable.dropFirst() { g.addRule(name: rules[r].name, body: rewrite(rules[r].body)) }
         return g
