@@ -119,14 +119,17 @@ extension SchemaLowering {
             stateRules[s] = grammar.declareRule(name: "object:\(o.pointer)#\(String(s.present, radix: 16)).\(s.k)")
         }
         for s in states where live[s] == true {
+            // The separator is written once per state, before the choice of member: copied per member it
+            // would multiply the bounded-whitespace automata by the number of edges.
             let written = s.present != 0 || s.k > 0
-            let lead: GrammarExpr = written ? sep : .empty
-            var alts: [GrammarExpr] = []
-            if canClose(s) { alts.append(written ? .seq([ws, .literal("}")]) : .literal("}")) }
+            var next: [GrammarExpr] = []
             for (b, t) in successors(s) where live[t] == true {
                 let member = b >= 0 ? memberRule(b, &self) : o.undeclaredMember
-                alts.append(.seq([lead, member, .rule(stateRules[t]!)]))
+                next.append(.seq([member, .rule(stateRules[t]!)]))
             }
+            var alts: [GrammarExpr] = []
+            if canClose(s) { alts.append(written ? .seq([ws, .literal("}")]) : .literal("}")) }
+            if !next.isEmpty { alts.append(written ? .seq([sep, .alt(next)]) : .alt(next)) }
             grammar.define(stateRules[s]!, as: .alt(alts))
         }
         return .seq([.literal("{"), ws, .rule(stateRules[start]!)])
