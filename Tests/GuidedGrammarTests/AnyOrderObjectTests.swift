@@ -113,6 +113,17 @@ import GuidedSchema
         #expect(checked == 533)
     }
 
+    /// Once the schema's `maxAnyOrderUnits` is spent, objects keep declared order.
+    @Test func unitBudgetFallsBackToDeclaredOrder() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}}}"#
+        var options = Self.anyOrder
+        options.limits.maxAnyOrderUnits = 0
+        let g = try JSONSchemaTestSupport.compile(schema, options)
+        #expect(JSONSchemaTestSupport.accepts(g, #"{"a":1,"b":2}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"b":2,"a":1}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"a":1,"a":2}"#))
+    }
+
     /// An object whose presence sets pass `maxObjectStates` is refused, naming the object.
     @Test func stateLimitIsEnforced() throws {
         var options = Self.anyOrder

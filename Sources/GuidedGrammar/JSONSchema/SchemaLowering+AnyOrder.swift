@@ -35,8 +35,9 @@ extension SchemaLowering {
     /// can repeat. Only states that can still close get a rule, so no path leads to a dead end.
     ///
     /// Each member's `"name": value` is one rule referenced from every state that may write it, so the
-    /// value is not copied per state (the mask compiler decides whether to share or inline it).
-    mutating func lowerObjectAnyOrder(_ o: AnyOrderObject) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// value is not copied per state (the mask compiler decides whether to share or inline it). Returns nil
+    /// (the caller keeps declared order) when those references would pass `limits.maxAnyOrderUnits`.
+    mutating func lowerObjectAnyOrder(_ o: AnyOrderObject) throws(JSONSchemaCompileError) -> GrammarExpr? {
         struct State: Hashable { var present: UInt64; var k: Int }
         let n = o.members.count
         var slot: [Int] = []            // member index of each bit
@@ -104,6 +105,15 @@ extension SchemaLowering {
             live[s] = canClose(s) || successors(s).contains { $0.1 != s && live[$0.1] == true }
         }
         guard live[start] == true else { return .nothing }
+        // The mask compiler inlines small member rules into every state that writes them. Past the schema's
+        // budget for such copies, the object keeps declared order (sound, and its grammar stays small).
+        let memberCost = slot.map { anyOrderSizes.of(.seq([JSONText.quoted(o.members[$0].name), colon, o.members[$0].value]), in: grammar) }
+        var total = 0
+        for s in states where live[s] == true {
+            for (b, t) in successors(s) where b >= 0 && live[t] == true { total += memberCost[b] }
+        }
+        if total > options.limits.maxAnyOrderUnits - anyOrderSpent { return nil }
+        anyOrderSpent += total
 
         var memberRules: [Int: GrammarExpr] = [:]
         func memberRule(_ b: Int, _ me: inout SchemaLowering) -> GrammarExpr {
@@ -133,5 +143,42 @@ extension SchemaLowering {
             grammar.define(stateRules[s]!, as: .alt(alts))
         }
         return .seq([.literal("{"), ws, .rule(stateRules[start]!)])
+    }
+}
+
+/// Approximate size of an expression as the mask compiler inlines it: bytes and byte sets count 1 each,
+/// bounded repeats their body `max` times (they are unrolled), and a rule that stays a rule counts 1 —
+/// a rule on a reference cycle, or one larger than `keptAbove` (the mask compiler keeps large shared rules
+/// rather than copy them). Rule sizes are remembered across objects (a defined rule's body never changes);
+/// a rule still being lowered (body not yet defined) is a recursion, so it counts 1 and is not remembered.
+struct ExpandedSize: Sendable {
+    var memo: [RuleID: Int] = [:]
+    var onStack: Set<RuleID> = []
+    var recursive: Set<RuleID> = []
+    static let cap = 1 << 24
+    static let keptAbove = 2_000
+
+    mutating func of(_ e: GrammarExpr, in grammar: Grammar) -> Int {
+        switch e {
+        case .empty, .nothing: return 0
+        case .bytes(let b): return b.count
+        case .byteSet: return 1
+        case .sequence(let xs), .choice(let xs):
+            var t = 0
+            for x in xs { t = min(Self.cap, t + of(x, in: grammar)); if t >= Self.cap { break } }
+            return t
+        case .repeat(let x, let lo, let hi):
+            return min(Self.cap, of(x, in: grammar) * max(1, min(hi ?? lo, 4096)))
+        case .rule(let r):
+            if let m = memo[r] { return m }
+            if onStack.contains(r) { recursive.insert(r); return 1 }
+            if case .nothing = grammar[r].body { return 1 }
+            onStack.insert(r)
+            var v = of(grammar[r].body, in: grammar)
+            onStack.remove(r)
+            if recursive.contains(r) || v > Self.keptAbove { v = 1 }
+            memo[r] = v
+            return v
+        }
     }
 }

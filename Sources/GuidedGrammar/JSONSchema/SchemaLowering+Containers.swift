@@ -200,11 +200,11 @@ extension SchemaLowering {
         for d in f.dependentRequired {
             for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
         }
-        if wantsAnyOrder(members) {
-            return try lowerObjectAnyOrder(AnyOrderObject(
+        if wantsAnyOrder(members), let anyOrder = try lowerObjectAnyOrder(AnyOrderObject(
                 members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
                 undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
-                pointer: f.objectPointer))
+                pointer: f.objectPointer)) {
+            return anyOrder
         }
         var tracked: [Int: Int] = [:]
         for d in deps { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }

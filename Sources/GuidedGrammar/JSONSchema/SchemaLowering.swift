@@ -14,6 +14,9 @@ struct SchemaLowering {
     var patternExprs: [String: GrammarExpr] = [:]
     var patternDFAs: [String: ByteDFA] = [:]
     var anyContent: ByteDFA? = nil
+    /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
+    var anyOrderSpent = 0
+    var anyOrderSizes = ExpandedSize()
     let ws: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
