@@ -36,6 +36,25 @@ import GuidedSchema
         SchemaCase(schema: #"{"oneOf":[{"maximum":5},{"minimum":2}],"type":"integer"}"#, accept: ["1", "6", "-3"], reject: ["2", "5", "3"]),
         SchemaCase(schema: #"{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}"#, accept: ["\"abcd\""], reject: ["\"ab\"", "\"\"", "1"]),
         SchemaCase(schema: #"{"enum":[[],[1]],"not":{"items":{"type":"integer"}}}"#, accept: [], reject: ["[]", "[1]"]),
+        // not of numeric const/enum: every spelling of the value is cut out of the literal automaton
+        SchemaCase(schema: #"{"type":"integer","minimum":1,"maximum":10,"not":{"enum":[3,5]}}"#, accept: ["1", "4", "6", "10"], reject: ["3", "5", "0", "11"]),
+        SchemaCase(schema: #"{"type":"integer","not":{"const":169}}"#, accept: ["16", "1690", "-169", "168", "0"], reject: ["169"]),
+        SchemaCase(schema: #"{"type":"number","not":{"const":1.5}}"#, accept: ["1.25", "15", "1.55", "2", "-1.5", "1.05"], reject: ["1.5", "1.50", "1.500"]),
+        SchemaCase(schema: #"{"type":"number","not":{"const":0}}"#, accept: ["0.5", "1", "-1", "0.01"], reject: ["0", "-0", "0.0", "-0.00"]),
+        SchemaCase(schema: #"{"type":"number","maximum":100,"not":{"enum":[2,7.25]}}"#, accept: ["2.5", "7.2", "7.251", "20"], reject: ["2", "2.0", "7.25", "7.2500", "101"]),
+        // untyped branches of object keywords all accept every non-object: those values match several
+        // branches, so only objects remain (told apart here by a disjoint `op` discriminator)
+        SchemaCase(schema: #"{"oneOf":[{"required":["op"],"properties":{"op":{"enum":["add"]}}},{"required":["op"],"properties":{"op":{"enum":["remove"]}}}]}"#,
+                   accept: [#"{"op":"add"}"#, #"{"op":"remove","x":1}"#], reject: ["null", "1", #""s""#, "[]", "true", "{}", #"{"op":"move"}"#]),
+        SchemaCase(schema: #"{"oneOf":[{"type":"string"},{"required":["a"]}]}"#,
+                   accept: [#"{"a":1}"#, "null", "1", "[]", "true"], reject: [#""s""#, "{}", #"{"b":1}"#]),
+        SchemaCase(schema: #"{"oneOf":[{"minLength":2},{"type":"string"}]}"#, accept: [#""a""#, #""""#, "1", "null", "{}"], reject: [#""ab""#]),
+        // closed objects that overlap: branch i minus branch j is "has a member j does not declare" or
+        // "lacks a member j requires"
+        SchemaCase(schema: #"{"type":"object","oneOf":[{"properties":{"p":{"type":"integer"},"o":{"type":"string"}},"additionalProperties":false,"required":["p"]},{"properties":{"p":{"type":"integer"},"r":{"type":"string"}},"additionalProperties":false,"required":["p"]},{"properties":{"n":{"type":"number"}},"additionalProperties":false,"required":["n"]}]}"#,
+                   accept: [#"{"p":1,"o":"x"}"#, #"{"p":1,"r":"x"}"#, #"{"n":1}"#], reject: [#"{"p":1}"#, #"{"p":1,"o":"x","r":"y"}"#, "{}", #"{"p":1,"n":2}"#, #"{"p":"s","o":"x"}"#]),
+        SchemaCase(schema: #"{"type":"object","oneOf":[{"properties":{"a":{},"b":{}},"additionalProperties":false},{"properties":{"a":{}},"additionalProperties":false,"required":["a"]}]}"#,
+                   accept: ["{}", #"{"b":1}"#, #"{"a":1,"b":2}"#], reject: [#"{"a":1}"#, #"{"c":1}"#]),
         // if / then / else
         SchemaCase(schema: #"{"if":{"minimum":10},"then":{"multipleOf":5},"else":{"multipleOf":2}}"#, accept: ["10", "15", "4", "8", "\"s\""], reject: ["11", "3", "5"]),
         SchemaCase(schema: #"{"type":"object","properties":{"k":{"type":"string"}},"if":{"required":["k"]},"then":{"required":["v"]}}"#,

@@ -170,56 +170,150 @@ extension SchemaLowering {
     /// `oneOf` as a union of disjoint alternatives: branch i together with the negation of every branch j
     /// not provably disjoint from it. Pairwise disjoint branches need no negation (oneOf = anyOf); an
     /// overlapping branch's negation must be exact, or lowering refuses naming the `oneOf`.
+    ///
+    /// Overlaps are found per instance type first. Where branch j accepts every value of a type (a branch
+    /// of object keywords only accepts every string, say), no value of that type can satisfy branch i
+    /// alone, so branch i loses that type instead of taking j's negation. That makes the common
+    /// "untyped branches told apart by `required`" form exact.
     mutating func exactlyOne(_ g: DisjunctionGroup, base: [Conjunct]) throws(JSONSchemaCompileError) -> DisjunctionGroup {
         let keys = g.alternatives.map { base + $0 }
         var out = g
         out.oneOf = false
         out.keyword = "oneOf"
+        out.alternatives = []
+        var universal: [InstanceTypes?] = Array(repeating: nil, count: keys.count)
         for i in 0..<keys.count {
             var negations = 0
+            var dropped = InstanceTypes()
+            // Branch i may become several conjunctions (a negation that is a disjunction of key tests).
+            var variants: [[Conjunct]] = [g.alternatives[i]]
             for j in 0..<keys.count where j != i {
-                if try !disjoint(keys[i], keys[j], depth: 0) {
-                    // Each negation may split into alternatives: a branch overlapping many others is refused
-                    // rather than expanded into a product.
-                    negations += 1
-                    guard negations <= 3, g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
-                        throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
-                                                     detail: "branches \(i) and \(j) are not provably disjoint")
-                    }
-                    out.alternatives[i].append(Conjunct(node: g.alternatives[j][0].node, mode: .negated))
+                var overlap = try overlapTypes(keys[i], keys[j], depth: 0)
+                if overlap.isEmpty { continue }
+                if universal[j] == nil { universal[j] = universalTypes(g.alternatives[j]) }
+                let both = overlap.intersection(universal[j]!)
+                dropped.formUnion(both)
+                overlap.subtract(both)
+                if overlap.isEmpty { continue }
+                if overlap == .object, let (_, fa) = try? analyze(SchemaLowering.normalize(keys[i])),
+                   let tests = objectNegation(given: fa, of: g.alternatives[j], holder: g.holder),
+                   variants.count * max(tests.count, 1) <= 64 {
+                    // No test: every object of branch i satisfies j too, so branch i keeps its other types.
+                    if tests.isEmpty { dropped.insert(.object) } else { variants = variants.flatMap { v in tests.map { v + $0 } } }
+                    continue
                 }
+                // Each negation may split into alternatives: a branch overlapping many others is refused
+                // rather than expanded into a product.
+                negations += 1
+                guard negations <= 3, g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
+                    throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
+                                                 detail: "branches \(i) and \(j) are not provably disjoint")
+                }
+                for v in variants.indices { variants[v].append(Conjunct(node: g.alternatives[j][0].node, mode: .negated)) }
             }
+            if !dropped.isEmpty {
+                let kept = Conjunct(node: g.holder, mode: .types, name: String(InstanceTypes.all.subtracting(dropped).rawValue))
+                for v in variants.indices { variants[v].append(kept) }
+            }
+            out.alternatives += variants
         }
         return out
     }
 
+    /// For objects satisfying `a`, the failure of the conjunction `key` as a disjunction of member tests
+    /// (each alternative a list of `present`/`absent` conjuncts; `[[]]`: `key` always fails; `[]`: never).
+    /// Exact only in one common shape, and nil otherwise: both sides closed (`additionalProperties: false`,
+    /// no `patternProperties`), `key` with no object keyword besides `properties` and `required`, and every
+    /// member both may have constrained in `a` at least as much as in `key` (the same schemas). Then an
+    /// object of `a` fails `key` exactly when it has a member `key` does not declare, or lacks one `key`
+    /// requires.
+    mutating func objectNegation(given a: SchemaFacts, of key: [Conjunct], holder: Int) -> [[Conjunct]]? {
+        guard let (flat, b) = try? analyze(SchemaLowering.normalize(key)), flat.groups.isEmpty, !flat.unsatisfiable,
+              !b.unsatisfiable, b.negated.isEmpty, b.enumValues == nil, b.minProperties == 0, b.maxProperties == nil,
+              b.dependentRequired.isEmpty, b.propertyNames.isEmpty, b.forbiddenKeys.isEmpty,
+              let namesA = closedNames(a), let namesB = closedNames(b), b.objectParts.count == 1 else { return nil }
+        for k in namesA where namesB.contains(k) {
+            guard let na = try? memberNodes(a, k), let nb = try? memberNodes(b, k) else { return nil }
+            for n in nb where !na.contains(where: { sameSchema($0, n) }) { return nil }
+        }
+        var tests: [[Conjunct]] = []
+        for k in namesA where !namesB.contains(k) { tests.append([Conjunct(node: holder, mode: .present, name: k)]) }
+        for r in b.required where !a.required.contains(r) {
+            if !namesA.contains(r) { return [[]] }
+            tests.append([Conjunct(node: holder, mode: .absent, name: r)])
+        }
+        return tests
+    }
+
+    /// The member names an object may have under `f` when some part closes it (`additionalProperties:
+    /// false`) and no part has `patternProperties`; nil otherwise.
+    func closedNames(_ f: SchemaFacts) -> [String]? {
+        guard !f.objectParts.isEmpty, f.objectParts.allSatisfy({ $0.patterns.isEmpty }) else { return nil }
+        var names: [String]? = nil
+        for part in f.objectParts {
+            guard let n = part.additional, case .bool(false) = document[n].value else { continue }
+            let declared = part.properties.map(\.name)
+            names = names.map { $0.filter { declared.contains($0) } } ?? declared
+        }
+        return names
+    }
+
+    /// Two locations with the same schema text and base URI (so their `$ref`s resolve alike).
+    func sameSchema(_ x: Int, _ y: Int) -> Bool {
+        x == y || (document[x].value == document[y].value && document[x].baseURI == document[y].baseURI)
+    }
+
+    /// The types on which `key` accepts every value (empty when unsure). Only keyword-free types count:
+    /// null and booleans not excluded, strings, numbers and arrays without any constraint of their kind.
+    mutating func universalTypes(_ key: [Conjunct]) -> InstanceTypes {
+        guard let (flat, f) = try? analyze(SchemaLowering.normalize(key)) else { return [] }
+        if flat.unsatisfiable || f.unsatisfiable || !flat.groups.isEmpty || !f.negated.isEmpty || f.enumValues != nil { return [] }
+        var u = InstanceTypes()
+        if f.types.contains(.null), !f.excluded.contains(.null) { u.insert(.null) }
+        if f.types.contains(.boolean), !f.excluded.contains(.bool(true)), !f.excluded.contains(.bool(false)) { u.insert(.boolean) }
+        if f.types.contains(.string), f.minLength == 0, f.maxLength == nil, f.patterns.isEmpty, f.formats.isEmpty,
+           f.negatedPatterns.isEmpty, !f.excluded.contains(where: { $0.stringValue != nil }) { u.insert(.string) }
+        let numbersFree = f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty
+            && !f.excluded.contains(where: { if case .number = $0 { return true } else { return false } })
+        if numbersFree { u.formUnion(f.types.intersection(.number)) }
+        if f.types.contains(.array), f.arrayParts.isEmpty, f.minItems == 0, f.maxItems == nil, f.contains.isEmpty,
+           !f.excluded.contains(where: { if case .array = $0 { return true } else { return false } }) { u.insert(.array) }
+        return u
+    }
+
     /// True only when no instance can satisfy both conjunctions.
     mutating func disjoint(_ a: [Conjunct], _ b: [Conjunct], depth: Int) throws(JSONSchemaCompileError) -> Bool {
-        guard depth < 6 else { return false }
+        try overlapTypes(a, b, depth: depth).isEmpty
+    }
+
+    /// The instance types on which the two conjunctions may both hold (empty: provably disjoint).
+    mutating func overlapTypes(_ a: [Conjunct], _ b: [Conjunct], depth: Int) throws(JSONSchemaCompileError) -> InstanceTypes {
+        guard depth < 6 else { return .all }
         let ka = SchemaLowering.normalize(a), kb = SchemaLowering.normalize(b)
-        if ka.isEmpty || kb.isEmpty { return false }
+        if ka.isEmpty || kb.isEmpty { return .all }
         let (fla, fa) = try analyze(ka)
         let (flb, fb) = try analyze(kb)
-        if fla.unsatisfiable || fa.unsatisfiable || flb.unsatisfiable || fb.unsatisfiable { return true }
+        if fla.unsatisfiable || fa.unsatisfiable || flb.unsatisfiable || fb.unsatisfiable { return [] }
         let common = fa.types.intersection(fb.types)
-        if common.isEmpty { return true }
-        if let ea = fa.enumValues, ea.allSatisfy({ check($0, kb, depth: 1) == .invalid || check($0, ka, depth: 1) == .invalid }) { return true }
-        if let eb = fb.enumValues, eb.allSatisfy({ check($0, ka, depth: 1) == .invalid || check($0, kb, depth: 1) == .invalid }) { return true }
+        if common.isEmpty { return [] }
+        if let ea = fa.enumValues, ea.allSatisfy({ check($0, kb, depth: 1) == .invalid || check($0, ka, depth: 1) == .invalid }) { return [] }
+        if let eb = fb.enumValues, eb.allSatisfy({ check($0, ka, depth: 1) == .invalid || check($0, kb, depth: 1) == .invalid }) { return [] }
+        var overlap = InstanceTypes()
         for t in [InstanceTypes.null, .boolean, .object, .array, .string, .integer, .fraction] where common.contains(t) {
             switch t {
             case .null, .boolean:
-                return false
+                overlap.insert(t)
             case .integer, .fraction:
-                if !SchemaLowering.rangesDisjoint(fa, fb) { return false }
+                if !SchemaLowering.rangesDisjoint(fa, fb) { overlap.insert(t) }
             case .string:
-                if !((fa.maxLength.map { $0 < fb.minLength } ?? false) || (fb.maxLength.map { $0 < fa.minLength } ?? false)) { return false }
+                if !((fa.maxLength.map { $0 < fb.minLength } ?? false) || (fb.maxLength.map { $0 < fa.minLength } ?? false)) { overlap.insert(t) }
             case .array:
-                if !((fa.maxItems.map { $0 < fb.minItems } ?? false) || (fb.maxItems.map { $0 < fa.minItems } ?? false)) { return false }
+                if !((fa.maxItems.map { $0 < fb.minItems } ?? false) || (fb.maxItems.map { $0 < fa.minItems } ?? false)) { overlap.insert(t) }
             default:
-                if try !objectsDisjoint(fa, fb, depth: depth) { return false }
+                if try !objectsDisjoint(fa, fb, depth: depth) { overlap.insert(t) }
             }
         }
-        return true
+        return overlap
     }
 
     static func rangesDisjoint(_ a: SchemaFacts, _ b: SchemaFacts) -> Bool {

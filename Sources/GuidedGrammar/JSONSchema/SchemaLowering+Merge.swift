@@ -6,7 +6,9 @@ import GuidedSchema
 /// Three more modes stand for the pieces that `if`/`then`/`else` and schema dependencies are distributed
 /// into: the negation of a location, and "the object has (or lacks) member `name`".
 struct Conjunct: Hashable, Comparable, Sendable {
-    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5 }
+    /// `types`: the instance is of one of the types whose `InstanceTypes` raw value is `name` (what a
+    /// `oneOf` branch keeps once the types on which another branch accepts everything are taken away).
+    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5, types = 6 }
     var node: Int
     var mode: Mode
     var name: String = ""
@@ -42,6 +44,8 @@ struct Flattened: Sendable {
     var negatedKeywords: [(node: Int, keyword: String)] = []
     var presentKeys: [String] = []
     var absentKeys: [String] = []
+    /// Types the conjunction is restricted to (`Conjunct.Mode.types`).
+    var typeMask = InstanceTypes.all
     var unsatisfiable = false
 }
 
@@ -69,6 +73,7 @@ extension SchemaLowering {
             if case .object(let o) = document[n].value, let v = o[kw], try complementKeyword(n, kw, v, o, into: &g, depth: 0) { facts = g }
             else if !facts.negated.contains(n) { facts.negated.append(n) }  // not reached: flatten splits only exact keywords
         }
+        facts.types.formIntersection(flat.typeMask)
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
         analysisMemo[key] = (flat, facts)
@@ -87,6 +92,7 @@ extension SchemaLowering {
             case .present: out.presentKeys.append(c.name); continue
             case .absent: out.absentKeys.append(c.name); continue
             case .negatedKeyword: out.negatedKeywords.append((c.node, c.name)); continue
+            case .types: out.typeMask.formIntersection(InstanceTypes(rawValue: UInt8(c.name) ?? 0)); continue
             case .negated:
                 // not(not(X)) is X itself, applicators included.
                 if let inner = try doubleNegation(c.node) { queue.append(Conjunct(node: inner, full: true)) }

@@ -217,20 +217,29 @@ struct SchemaLowering {
             throw JSONSchemaCompileError(.notExact, keyword: "type", pointer: f.numberPointer, detail: "non-integer numbers only (not: integer) are not supported")
         }
         let integerOnly = !hasFraction
-        let excludedNumbers = f.excluded.filter { if case .number = $0 { return true } else { return false } }
-        for x in excludedNumbers where checkNumber(x.numberValue!, f) != .invalid {
-            throw JSONSchemaCompileError(.notExact, keyword: "not", pointer: f.excludedPointer, detail: "excluding the number \(x) from a range is not supported")
+        // Values excluded by `not: {const/enum}` that the other keywords would admit: their spellings are
+        // cut out of the literal automaton (which then rejects exponent forms, a documented departure).
+        let excludedNumbers = f.excluded.compactMap { v -> JSONNumber? in
+            guard let n = v.numberValue, checkNumber(n, f) != .invalid else { return nil }
+            return n
         }
-        if f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty {
+        if excludedNumbers.isEmpty && f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty {
             return integerOnly ? shared("integer") { _ in JSONNumberSyntax.integer } : shared("number") { _ in JSONNumberSyntax.number }
         }
         if let l = f.lower, let u = f.upper, l.value > u.value || (l.value == u.value && (l.exclusive || u.exclusive)) {
             return .nothing
         }
         let zeroBounds = [f.lower, f.upper].allSatisfy { $0 == nil || $0!.value.isZero }
-        let exponent = !integerOnly && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty && zeroBounds
+        let exponent = !integerOnly && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty && zeroBounds && excludedNumbers.isEmpty
         var dfa = NumberScanners.syntax(fraction: !integerOnly, exponent: exponent)
         let limit = options.limits.maxNumberStates
+        if !excludedNumbers.isEmpty {
+            guard let scanner = NumberScanners.excluding(excludedNumbers, fraction: !integerOnly, limit: limit),
+                  let d = dfa.intersect(scanner, limit: limit) else {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: "number automaton over \(limit) states")
+            }
+            dfa = d
+        }
         func tooBig(_ kw: String) -> JSONSchemaCompileError {
             JSONSchemaCompileError(.tooComplex, keyword: kw, pointer: f.numberPointer, detail: "number automaton over \(limit) states")
         }
@@ -290,6 +299,7 @@ extension Grammar {
             }
         }
         while i < reachable.count { scan(rules[reachable[i]].body); i += 1 }
+        if reachable.count == rules.count { return self }
         // nil: unchanged. Most subtrees (string characters, literals) hold no rule and are not copied.
         func renumbered(_ e: GrammarExpr) -> GrammarExpr? {
             switch e {

@@ -11,9 +11,10 @@ struct ByteClasses {
     var representative: [UInt8]
 
     init(grammar: Grammar) {
-        var sets = Set<ByteSet>()
+        var table = ByteSetTable()
+        var sets: [ByteSet] = []
         var singles = [Bool](repeating: false, count: 256)
-        for rule in grammar.rules { Self.collect(rule.body, into: &sets, singles: &singles) }
+        for rule in grammar.rules { Self.collect(rule.body, into: &sets, seen: &table, singles: &singles) }
         // Single bytes (literals) are the common case: split them off first, one class each.
         var cls = [Int](repeating: 0, count: 256)
         var count = 1
@@ -43,13 +44,15 @@ struct ByteClasses {
         representative = rep
     }
 
-    private static func collect(_ e: GrammarExpr, into sets: inout Set<ByteSet>, singles: inout [Bool]) {
+    /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`).
+    private static func collect(_ e: GrammarExpr, into sets: inout [ByteSet], seen: inout ByteSetTable, singles: inout [Bool]) {
         switch e {
         case .empty, .nothing, .rule: break
         case .bytes(let bs): for b in bs { singles[Int(b)] = true }
-        case .byteSet(let s): sets.insert(s)
-        case .sequence(let parts), .choice(let parts): for p in parts { collect(p, into: &sets, singles: &singles) }
-        case .repeat(let inner, _, _): collect(inner, into: &sets, singles: &singles)
+        case .byteSet(let s):
+            if seen.value(for: s) == nil { seen.insert(s, (0, 0)); sets.append(s) }
+        case .sequence(let parts), .choice(let parts): for p in parts { collect(p, into: &sets, seen: &seen, singles: &singles) }
+        case .repeat(let inner, _, _): collect(inner, into: &sets, seen: &seen, singles: &singles)
         }
     }
 }

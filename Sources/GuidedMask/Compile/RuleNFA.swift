@@ -22,7 +22,7 @@ struct NFABuilder {
     private let selection: RuleSelection
     private let classes: ByteClasses
     private let maxStates: Int
-    private var classRanges: [ByteSet: (Int32, Int32)] = [:]
+    private var classRanges = ByteSetTable()
     private var ruleName = ""
 
     var stateCount: Int { label.count }
@@ -58,11 +58,11 @@ struct NFABuilder {
     }
 
     private mutating func classRange(_ s: ByteSet) -> (Int32, Int32) {
-        if let r = classRanges[s] { return r }
+        if let r = classRanges.value(for: s) { return r }
         let low = Int32(classList.count)
         for c in 0..<classes.count where s.contains(classes.representative[c]) { classList.append(UInt16(c)) }
         let r = (low, Int32(classList.count))
-        classRanges[s] = r
+        classRanges.insert(s, r)
         return r
     }
 
@@ -157,5 +157,47 @@ struct NFABuilder {
                 ruleName = saved
             }
         }
+    }
+}
+
+/// Byte sets to their class ranges, open-addressed with a multiply-xor hash: the builder looks a set up
+/// for every byte-set edge (the same whitespace and digit sets thousands of times), and `Dictionary`'s
+/// seeded hashing of four words was a tenth of compile time.
+struct ByteSetTable {
+    private var keys: [ByteSet] = []
+    private var values: [(Int32, Int32)] = []
+    private var slots = [Int32](repeating: -1, count: 64)
+
+    private func slot(_ s: ByteSet) -> Int {
+        var h: UInt64 = 0
+        withUnsafeBytes(of: s) { raw in
+            for i in 0..<4 { h = (h ^ raw.load(fromByteOffset: i * 8, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15 }
+        }
+        return Int(truncatingIfNeeded: h >> 32) & (slots.count - 1)
+    }
+
+    func value(for s: ByteSet) -> (Int32, Int32)? {
+        var i = slot(s)
+        while slots[i] >= 0 {
+            if keys[Int(slots[i])] == s { return values[Int(slots[i])] }
+            i = (i + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    mutating func insert(_ s: ByteSet, _ v: (Int32, Int32)) {
+        if (keys.count + 1) * 2 > slots.count {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for (k, key) in keys.enumerated() {
+                var i = slot(key)
+                while slots[i] >= 0 { i = (i + 1) & (slots.count - 1) }
+                slots[i] = Int32(k)
+            }
+        }
+        var i = slot(s)
+        while slots[i] >= 0 { i = (i + 1) & (slots.count - 1) }
+        slots[i] = Int32(keys.count)
+        keys.append(s)
+        values.append(v)
     }
 }

@@ -16,16 +16,23 @@ struct RuleSelection {
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
+    /// Expression nodes that all inlined copies of a rule may add up to before it stays a rule. High on
+    /// purpose: calls slow masks down, so this only keeps grammars under the NFA limit (`maxNFAStates`).
+    static let copiesThreshold = 250_000
 
     init(grammar: Grammar) throws(GrammarCompileError) {
         let n = grammar.rules.count
         var refs: [[Int]] = Array(repeating: [], count: n)
+        // Copies of each reference once inlined: a reference inside `x{0,255}` is built 255 times.
+        var copies: [[Int]] = Array(repeating: [], count: n)
         var sizes: [Int] = Array(repeating: 0, count: n)
         for (i, rule) in grammar.rules.enumerated() {
             var out: [Int] = []
-            sizes[i] = Self.collect(rule.body, into: &out)
+            var outCopies: [Int] = []
+            sizes[i] = Self.collect(rule.body, copies: 1, into: &out, &outCopies)
             for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs[i] = out
+            copies[i] = outCopies
         }
         var keep = Array(repeating: false, count: n)
         keep[grammar.start.index] = true
@@ -39,7 +46,7 @@ struct RuleSelection {
             if k < refs[r].count {
                 stack[stack.count - 1].next += 1
                 let t = refs[r][k]
-                useCount[t] += 1
+                useCount[t] = min(useCount[t] + copies[r][k], 1 << 40)
                 switch color[t] {
                 case 0: color[t] = 1; stack.append((t, 0))
                 case 1: keep[t] = true
@@ -55,9 +62,11 @@ struct RuleSelection {
         func size(_ r: Int) -> Int {
             if inlined[r] >= 0 { return inlined[r] }
             var total = sizes[r]
-            for t in refs[r] where !keep[t] { total += size(t) }
+            for (k, t) in refs[r].enumerated() where !keep[t] { total = min(total + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
             inlined[r] = min(total, 1 << 40)
-            if !keep[r] && useCount[r] > 1 && inlined[r] > Self.shareThreshold {
+            // Shared when big, or when its copies together are big (a character rule under a length bound).
+            let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
+            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > Self.copiesThreshold) {
                 keep[r] = true
                 inlined[r] = 1
                 return 1
@@ -77,19 +86,21 @@ struct RuleSelection {
         self.kept = kept
     }
 
-    /// Appends the rules `e` refers to and returns its node count.
-    private static func collect(_ e: GrammarExpr, into out: inout [Int]) -> Int {
+    /// Appends the rules `e` refers to, each with how many copies inlining makes (`copies` per copy of
+    /// `e`), and returns its node count.
+    private static func collect(_ e: GrammarExpr, copies: Int, into out: inout [Int], _ outCopies: inout [Int]) -> Int {
         switch e {
         case .empty, .nothing, .byteSet: return 1
         case .bytes(let b): return max(1, b.count)
-        case .rule(let r): out.append(r.index); return 1
+        case .rule(let r): out.append(r.index); outCopies.append(copies); return 1
         case .sequence(let parts), .choice(let parts):
             var s = 1
-            for p in parts { s += collect(p, into: &out) }
+            for p in parts { s += collect(p, copies: copies, into: &out, &outCopies) }
             return s
         case .repeat(let inner, let lo, let hi):
-            let s = collect(inner, into: &out)
-            return 1 + s * max(1, hi ?? (lo + 1))
+            let times = max(1, hi ?? (lo + 1))
+            let s = collect(inner, copies: min(copies * times, 1 << 20), into: &out, &outCopies)
+            return 1 + s * times
         }
     }
 }
