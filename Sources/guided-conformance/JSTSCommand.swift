@@ -33,8 +33,7 @@ enum JSTSCommand {
             let files = (fm.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
                 .filter { $0.pathExtension == "json" }.sorted { $0.path < $1.path }
             var draftRequired = Counts(), draftOptional = Counts()
-            var options = JSONSchemaCompileOptions(defaultDraft: draft)
-            if o.lenientFormats { options.unknownFormats = .ignore }
+            let options = o.compileOptions(defaultDraft: draft)
             for file in files {
                 let relative = String(file.path.dropFirst(root.path.count + 1))
                 let isOptional = relative.hasPrefix("optional/")

@@ -16,6 +16,9 @@ struct JSTSOptions {
     /// Time masks and compiles by this thread's CPU time instead of the wall clock: on a shared machine
     /// it is the "one core" figure, not inflated by other processes.
     var cpuTime = false
+    /// `--property-order declared|any|any:N`: object members in declared order (the library default), or in
+    /// any order for objects of at most N (default `PropertyOrder.defaultMaxMembers`) candidate members.
+    var propertyOrder: JSONSchemaCompileOptions.PropertyOrder = .declared
 
     static func parse(_ args: [String], command: String) throws(JSTSUsageError) -> JSTSOptions {
         var o = JSTSOptions()
@@ -45,6 +48,17 @@ struct JSTSOptions {
                 o.limit = n
             case "--lenient-formats": o.lenientFormats = true
             case "--cpu-time": o.cpuTime = true
+            case "--property-order":
+                let v = try value(a)
+                if v == "declared" {
+                    o.propertyOrder = .declared
+                } else if v == "any" {
+                    o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
+                } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
+                    o.propertyOrder = .anyOrder(maxMembers: n)
+                } else {
+                    throw JSTSUsageError(message: "--property-order must be 'declared', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
+                }
             default:
                 if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }
                 o.directory = a
@@ -54,6 +68,13 @@ struct JSTSOptions {
         guard !o.directory.isEmpty else { throw JSTSUsageError(message: "usage: guided-conformance \(command) DIR --vocab FILE [--preset qwen2] ...") }
         guard !o.vocab.isEmpty else { throw JSTSUsageError(message: "--vocab is required") }
         return o
+    }
+
+    /// The compile options these flags ask for.
+    func compileOptions(defaultDraft: JSONSchemaDraft = .draft2020_12) -> JSONSchemaCompileOptions {
+        var options = JSONSchemaCompileOptions(propertyOrder: propertyOrder, defaultDraft: defaultDraft)
+        if lenientFormats { options.unknownFormats = .ignore }
+        return options
     }
 
     func loadTokenizer() throws -> Tokenizer {

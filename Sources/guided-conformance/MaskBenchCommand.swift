@@ -41,8 +41,7 @@ enum MaskBenchCommand {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
             out = FileHandle(forWritingAtPath: path)
         }
-        var options = JSONSchemaCompileOptions()
-        if o.lenientFormats { options.unknownFormats = .ignore }
+        let options = o.compileOptions()
         let terminal = isatty(2) != 0
         var results: [FileResult] = []
         var mask = [UInt32](repeating: 0, count: index.maskWords)

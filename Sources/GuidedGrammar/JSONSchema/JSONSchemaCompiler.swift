@@ -55,6 +55,19 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// Properties in the order the schema declares them (across `allOf` parts: first part first), then
         /// required names that are not declared, then undeclared (additional) members last.
         case declared
+        /// Members in any order, as JSON Schema itself allows: each allowed member at most once (no
+        /// declared key can repeat), undeclared (additional/pattern) members interleaved anywhere, with
+        /// `required`, `min/maxProperties` and `dependentRequired` exact. The grammar tracks the set of
+        /// members written so far, which costs up to 2^n states for n candidate members, so an object
+        /// with more than `maxMembers` candidates (declared, required or dependency-named members that
+        /// are not forbidden) falls back to `.declared` order, and so does every object met once the
+        /// schema's `limits.maxAnyOrderUnits` is spent: it then rejects some valid instances, never accepts
+        /// an invalid one. `PropertyOrder.defaultMaxMembers` is the suggested bound.
+        case anyOrder(maxMembers: Int)
+
+        /// The `maxMembers` suggested for `.anyOrder`: the largest object whose presence-set automaton
+        /// stays cheap to compile to masks (2^8 = 256 member sets).
+        public static let defaultMaxMembers = 8
     }
 
     /// What an absent `additionalProperties` means.
@@ -100,6 +113,11 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         public var maxObjectStates: Int = 50_000
         /// Nesting of schema locations being lowered (deep `$ref` chains).
         public var maxDepth: Int = 2_000
+        /// With `.anyOrder`: how much the member automata of one schema may copy, in expression units
+        /// (bytes, byte sets, unrolled repeats, summed over every edge of every any-order object; rules the
+        /// mask compiler keeps count 1). Objects met once it is spent keep declared order. The default
+        /// keeps MaskBench's large schemas within the mask compiler's automaton limit.
+        public var maxAnyOrderUnits: Int = 150_000
         public init() {}
     }
 

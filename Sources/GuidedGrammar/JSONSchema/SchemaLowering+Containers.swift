@@ -200,6 +200,12 @@ extension SchemaLowering {
         for d in f.dependentRequired {
             for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
         }
+        if wantsAnyOrder(members), let anyOrder = try lowerObjectAnyOrder(AnyOrderObject(
+                members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
+                undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
+                pointer: f.objectPointer)) {
+            return anyOrder
+        }
         var tracked: [Int: Int] = [:]
         for d in deps { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }
         guard tracked.count <= 60 else {

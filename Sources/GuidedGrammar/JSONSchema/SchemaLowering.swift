@@ -14,6 +14,9 @@ struct SchemaLowering {
     var patternExprs: [String: GrammarExpr] = [:]
     var patternDFAs: [String: ByteDFA] = [:]
     var anyContent: ByteDFA? = nil
+    /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
+    var anyOrderSpent = 0
+    var anyOrderSizes = ExpandedSize()
     let ws: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
@@ -71,7 +74,13 @@ struct SchemaLowering {
                                              detail: "more than \(options.limits.maxAlternatives) combined alternatives")
             }
         }
-        let base = flat.nodes.map { Conjunct(node: $0, full: false) }
+        // Everything in the conjunction besides its groups goes with every alternative: the locations'
+        // own keywords, and the negations and key presence/absence the flattening collected.
+        var base = flat.nodes.map { Conjunct(node: $0, full: false) }
+        base += flat.negated.map { Conjunct(node: $0, mode: .negated) }
+        base += flat.negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
+        base += flat.presentKeys.map { Conjunct(node: 0, mode: .present, name: $0) }
+        base += flat.absentKeys.map { Conjunct(node: 0, mode: .absent, name: $0) }
         var groups = flat.groups
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         var alternatives: [GrammarExpr] = []
