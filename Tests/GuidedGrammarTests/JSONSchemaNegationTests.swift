@@ -53,6 +53,9 @@ import GuidedSchema
         SchemaCase(schema: #"{"type":"object","properties":{"t":{"enum":["app","lib"]},"i":{"type":"string"}},"if":{"properties":{"t":{"const":"lib"}}},"then":{"not":{"required":["i"]}},"else":{"required":["i"]}}"#,
                    accept: [#"{"t":"lib"}"#, #"{"t":"app","i":"x"}"#, "{}"], reject: [#"{"t":"lib","i":"x"}"#, #"{"t":"app"}"#, #"{"i":"x"}"#]),
         SchemaCase(schema: #"{"not":{"properties":{"a":{"type":"string"},"b":{"enum":[1,2]}}}}"#, accept: [#"{"a":1}"#, #"{"b":3}"#, #"{"b":"x","a":"s"}"#], reject: [#"{"a":"s"}"#, #"{"a":"s","b":1}"#, "{}", "[]"]),
+        // nested else-if chains: the outer negated condition must survive the inner distribution
+        SchemaCase(schema: #"{"properties":{"type":{"enum":["a","p"]}},"if":{"properties":{"type":{"enum":["p"]}}},"then":{"properties":{"v":{"pattern":"^x"}}},"else":{"if":{"properties":{"type":{"enum":["a"]}}},"then":{"properties":{"w":{"type":"string"}}},"else":{}},"required":["type"]}"#,
+                   accept: [#"{"type":"p","v":"x"}"#, #"{"type":"a","v":"y"}"#], reject: [#"{"type":"p","v":"y"}"#, #"{"type":"a","w":1}"#, "{}"]),
         // untyped branches of object keywords all accept every non-object: those values match several
         // branches, so only objects remain (told apart here by a disjoint `op` discriminator)
         SchemaCase(schema: #"{"oneOf":[{"required":["op"],"properties":{"op":{"enum":["add"]}}},{"required":["op"],"properties":{"op":{"enum":["remove"]}}}]}"#,

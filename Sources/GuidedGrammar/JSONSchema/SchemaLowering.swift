@@ -81,6 +81,8 @@ struct SchemaLowering {
         base += flat.negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
         base += flat.presentKeys.map { Conjunct(node: 0, mode: .present, name: $0) }
         base += flat.absentKeys.map { Conjunct(node: 0, mode: .absent, name: $0) }
+        base += flat.memberSchemas.map { Conjunct(node: $0.node, mode: .member, name: $0.name) }
+        if flat.typeMask != .all { base.append(Conjunct(node: 0, mode: .types, name: String(flat.typeMask.rawValue))) }
         var groups = flat.groups
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         var alternatives: [GrammarExpr] = []
