@@ -27,9 +27,36 @@ import GuidedSchema
         }
     }
 
-    /// Grammar acceptances the validator (and Python jsonschema 4.26) call invalid, not yet fixed:
-    /// (schema, instance). Skipped by the sweeps, checked under `withKnownIssue`.
-    static let knownUnsound: [(schema: String, instance: String)] = [
+    /// Grammar acceptances the validator and Python jsonschema 4.26 both call invalid, not fixed yet:
+    /// schema text → one witness instance. The sweeps skip these schemas' unsound hits;
+    /// `knownUnsoundCasesStillAccepted` checks each witness under `withKnownIssue`.
+    ///
+    /// `propertyNames` whose schema holds a negation (`not`) that is not a plain type/enum/const test: the
+    /// names of undeclared members are taken as unrestricted (SchemaLowering+Containers.swift, the
+    /// `unrestricted` test ignores `facts.negated` and `facts.negatedPatterns`), so any name is accepted.
+    static let knownUnsound: [String: String] = [
+        #"{"propertyNames":{"not":{"pattern":"^a"}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"items":{"type":"integer"}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"contains":{"const":1}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"prefixItems":[{"type":"string"}]}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"uniqueItems":true}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"properties":{"a":{"type":"string"}}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"additionalProperties":false}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"propertyNames":{"maxLength":1}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"patternProperties":{"^a":{"type":"integer"}}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"dependentRequired":{"a":["b"]}}}}"#: #"{"a":1}"#,
+        #"{"propertyNames":{"not":{"dependentSchemas":{"a":{"required":["b"]}}}}}"#: #"{"a":1}"#,
+    ]
+
+    /// Schemas whose *sampled* texts the validator misjudges (adjudicated with Python jsonschema 4.26); the
+    /// fixed pool is still checked. Schema text → why.
+    static let validatorQuirks: [String: String] = [
+        // JSONPointerFormat.isPointer uses String.hasPrefix("/"), which compares Characters: "/" followed by a
+        // combining mark (U+05C7) is one grapheme, so "/\u{5C7}..." is called not a pointer. Python: valid.
+        #"{"format":"json-pointer","type":"string"}"#: "validator: hasPrefix over grapheme clusters",
+        // The grammar's \p{Letter} follows Swift's Unicode 16 tables, the validator's PCRE2 10.42 an older
+        // Unicode: U+10D51 (Garay, Unicode 16) is a letter only for the grammar.
+        #"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","pattern":"^\\p{Letter}+$"}"#: "Unicode version",
     ]
 
     static let options = JSONSchemaValidator.Options(formatAssertion: true)
@@ -46,14 +73,15 @@ import GuidedSchema
         guard let recognizer = try? ReferenceRecognizer(grammar) else { t.unsound.append("no recognizer for \(schema.serialized(.compact))"); return t }
         let validator = JSONSchemaValidator(schema: schema, defaultDraft: draft, options: options)
         let schemaText = schema.serialized(.compact)
-        let known = Set(knownUnsound.filter { $0.schema == schemaText }.map(\.instance))
+        if knownUnsound[schemaText] != nil { t.schemas = 0; t.refused = 0; return t }
+        let quirky = validatorQuirks[schemaText] != nil
         for instance in SoundnessInstancePool.pool(for: schema, extra: extra, limit: poolLimit) {
             let text = instance.serialized(.compact)
             t.instances += 1
             let accepted = recognizer.accepts(text)
             let valid = validator.isValid(instance)
             if accepted { t.accepted += 1 }
-            if accepted && !valid && !known.contains(text) { t.unsound.append("\(schemaText) ACCEPTS \(text)") }
+            if accepted && !valid { t.unsound.append("\(schemaText) ACCEPTS \(text)") }
             if !accepted && valid { t.validRejected += 1 }
         }
         guard samples > 0 else { return t }
@@ -66,8 +94,7 @@ import GuidedSchema
             guard let text = String(bytes: bytes, encoding: .utf8), let value = try? JSONParser.parse(text) else {
                 t.unsound.append("\(schemaText) ACCEPTS non-JSON \(bytes)"); continue
             }
-            let normal = value.serialized(JSONFormatting.compact)
-            if !validator.isValid(value) && !known.contains(normal) && !known.contains(text) {
+            if !validator.isValid(value) && !quirky {
                 t.unsound.append("\(schemaText) ACCEPTS \(text) (sampled)")
             }
         }
@@ -206,14 +233,45 @@ import GuidedSchema
     // MARK: known unsound cases
 
     @Test func knownUnsoundCasesStillAccepted() throws {
-        for k in SoundnessDifferentialTests.knownUnsound {
-            let schema = try JSONParser.parse(k.schema)
-            let instance = try JSONParser.parse(k.instance)
-            #expect(!JSONSchemaValidator(schema: schema, options: SoundnessDifferentialTests.options).isValid(instance), "validator must reject \(k.instance)")
-            withKnownIssue("grammar of \(k.schema) accepts the invalid \(k.instance)") {
+        for (schemaText, instanceText) in SoundnessDifferentialTests.knownUnsound.sorted(by: { $0.key < $1.key }) {
+            let schema = try JSONParser.parse(schemaText)
+            let instance = try JSONParser.parse(instanceText)
+            #expect(!JSONSchemaValidator(schema: schema, options: SoundnessDifferentialTests.options).isValid(instance), "validator must reject \(instanceText)")
+            withKnownIssue("grammar of \(schemaText) accepts the invalid \(instanceText)") {
                 let grammar = try JSONSchemaCompiler.compile(schema, options: JSONSchemaCompileOptions(whitespace: .compact))
-                #expect(!JSONSchemaTestSupport.accepts(grammar, k.instance))
+                let accepted = JSONSchemaTestSupport.accepts(grammar, instanceText)
+                #expect(!accepted, "accepts the invalid \(instanceText)")
             }
         }
+    }
+
+    /// The distribution bug fixed with this test (SchemaLowering+Merge.swift): a conjunction's negations,
+    /// negated keywords, member presence/absence and type restriction were dropped from every alternative
+    /// when it also had an anyOf/oneOf/if/dependentSchemas group to distribute.
+    static let fixedCases: [SchemaCase] = [
+        SchemaCase(schema: #"{"not":{"maxLength":1},"anyOf":[{"dependentSchemas":{"a":{"required":["b"]}}}]}"#,
+                   accept: [#""ab""#, #""abc""#], reject: [#""""#, #""a""#, "1", "null"]),
+        SchemaCase(schema: #"{"oneOf":[{"not":{"required":["a","b"]}},{"maximum":2}]}"#,
+                   accept: [#"{"a":1,"b":2}"#, "1", #""s""#], reject: [#"{"a":1}"#, "{}", "3"]),
+        SchemaCase(schema: #"{"if":{"maximum":2},"then":{"required":["a","b"]},"else":{"not":{"required":["a","b"]}}}"#,
+                   accept: [#"{"a":1,"b":2}"#, "1", #""x""#], reject: [#"{"a":1}"#, "{}", "5"]),
+        SchemaCase(schema: #"{"if":{"maxProperties":1},"then":{"required":["a","b"]},"else":{"not":{"required":["a","b"]}}}"#,
+                   accept: ["1"], reject: ["{}", #"{"a":1}"#, #"{"a":1,"b":2}"#]),
+        SchemaCase(schema: #"{"oneOf":[{"const":"a"},{"dependentSchemas":{"a":{"required":["b"]}}}]}"#,
+                   accept: ["{}"], reject: [#""a""#, #"{"a":1}"#]),
+        SchemaCase(schema: #"{"allOf":[{"dependentSchemas":{"a":{"required":["b"]}}},{"not":{"patternProperties":{"^a":{"type":"integer"}}}}]}"#,
+                   accept: [], reject: []),  // now refused: the negated patternProperties has no exact form
+    ]
+
+    @Test(arguments: fixedCases)
+    func distributionKeepsTheWholeConjunction(_ c: SchemaCase) throws {
+        // A refusal is sound too; an empty accept list marks a schema the compiler refuses.
+        guard !c.accept.isEmpty else {
+            #expect(JSONSchemaTestSupport.error(c.schema, JSONSchemaCompileOptions(whitespace: .compact)) != nil)
+            return
+        }
+        let g = try JSONSchemaTestSupport.compile(c.schema, JSONSchemaCompileOptions(whitespace: .compact))
+        for text in c.accept { #expect(JSONSchemaTestSupport.accepts(g, text), "should accept \(text)") }
+        for text in c.reject { #expect(!JSONSchemaTestSupport.accepts(g, text), "should reject \(text)") }
     }
 }
