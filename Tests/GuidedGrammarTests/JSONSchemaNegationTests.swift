@@ -48,6 +48,11 @@ import GuidedSchema
         SchemaCase(schema: #"{"type":"number","not":{"const":1.5}}"#, accept: ["1.25", "15", "1.55", "2", "-1.5", "1.05"], reject: ["1.5", "1.50", "1.500"]),
         SchemaCase(schema: #"{"type":"number","not":{"const":0}}"#, accept: ["0.5", "1", "-1", "0.01"], reject: ["0", "-0", "0.0", "-0.00"]),
         SchemaCase(schema: #"{"type":"number","maximum":100,"not":{"enum":[2,7.25]}}"#, accept: ["2.5", "7.2", "7.251", "20"], reject: ["2", "2.0", "7.25", "7.2500", "101"]),
+        // not(properties): an object with some declared member whose value fails its schema
+        SchemaCase(schema: #"{"not":{"properties":{"t":{"const":"lib"}}}}"#, accept: [#"{"t":"app"}"#, #"{"t":1,"u":2}"#], reject: [#"{"t":"lib"}"#, "{}", #"{"u":1}"#, "1", #""lib""#, "null"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"t":{"enum":["app","lib"]},"i":{"type":"string"}},"if":{"properties":{"t":{"const":"lib"}}},"then":{"not":{"required":["i"]}},"else":{"required":["i"]}}"#,
+                   accept: [#"{"t":"lib"}"#, #"{"t":"app","i":"x"}"#, "{}"], reject: [#"{"t":"lib","i":"x"}"#, #"{"t":"app"}"#, #"{"i":"x"}"#]),
+        SchemaCase(schema: #"{"not":{"properties":{"a":{"type":"string"},"b":{"enum":[1,2]}}}}"#, accept: [#"{"a":1}"#, #"{"b":3}"#, #"{"b":"x","a":"s"}"#], reject: [#"{"a":"s"}"#, #"{"a":"s","b":1}"#, "{}", "[]"]),
         // untyped branches of object keywords all accept every non-object: those values match several
         // branches, so only objects remain (told apart here by a disjoint `op` discriminator)
         SchemaCase(schema: #"{"oneOf":[{"required":["op"],"properties":{"op":{"enum":["add"]}}},{"required":["op"],"properties":{"op":{"enum":["remove"]}}}]}"#,

@@ -43,6 +43,26 @@ struct SchemaDocument: Sendable {
 
     subscript(id: Int) -> SchemaNode { nodes[id] }
 
+    /// Made-up locations `{"not": <location>}`, by negated location, and the site (keyword, pointer) a
+    /// refusal of them names: the `not`/`if` whose negation needed them.
+    private var negations: [Int: Int] = [:]
+    private(set) var negationSites: [Int: (keyword: String, pointer: String)] = [:]
+
+    /// A location whose schema is `{"not": <location id>}`, for constraints such as "member `p`'s value
+    /// fails its schema". Its pointer ends in `/~n`, which no real pointer can (`~` escapes only `0`, `1`),
+    /// and its `not` child is registered as `id` itself.
+    mutating func negation(of id: Int, site: (keyword: String, pointer: String)) -> Int {
+        if let n = negations[id] { return n }
+        let pointer = nodes[id].pointer + "/~n"
+        nodes.append(SchemaNode(value: .object(JSONObject([(key: "not", value: nodes[id].value)])), pointer: pointer, baseURI: nodes[id].baseURI))
+        let n = nodes.count - 1
+        nodeByPointer[pointer] = n
+        nodeByPointer[pointer + "/not"] = id
+        negations[id] = n
+        negationSites[id] = site
+        return n
+    }
+
     var idKeyword: String { draft == .draft4 ? "id" : "$id" }
 
     /// Walks schema positions, recording resources and anchors.

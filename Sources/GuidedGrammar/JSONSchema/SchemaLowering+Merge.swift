@@ -8,7 +8,8 @@ import GuidedSchema
 struct Conjunct: Hashable, Comparable, Sendable {
     /// `types`: the instance is of one of the types whose `InstanceTypes` raw value is `name` (what a
     /// `oneOf` branch keeps once the types on which another branch accepts everything are taken away).
-    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5, types = 6 }
+    /// `member`: the object's member `name`, when present, satisfies location `node`.
+    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5, types = 6, member = 7 }
     var node: Int
     var mode: Mode
     var name: String = ""
@@ -46,6 +47,8 @@ struct Flattened: Sendable {
     var absentKeys: [String] = []
     /// Types the conjunction is restricted to (`Conjunct.Mode.types`).
     var typeMask = InstanceTypes.all
+    /// Member schemas (`Conjunct.Mode.member`).
+    var memberSchemas: [(name: String, node: Int)] = []
     var unsatisfiable = false
 }
 
@@ -74,6 +77,9 @@ extension SchemaLowering {
             else if !facts.negated.contains(n) { facts.negated.append(n) }  // not reached: flatten splits only exact keywords
         }
         facts.types.formIntersection(flat.typeMask)
+        for (name, node) in flat.memberSchemas {
+            facts.objectParts.append(ObjectPart(properties: [(name, node)], additional: nil, pointer: document[node].pointer))
+        }
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
         analysisMemo[key] = (flat, facts)
@@ -93,6 +99,7 @@ extension SchemaLowering {
             case .absent: out.absentKeys.append(c.name); continue
             case .negatedKeyword: out.negatedKeywords.append((c.node, c.name)); continue
             case .types: out.typeMask.formIntersection(InstanceTypes(rawValue: UInt8(c.name) ?? 0)); continue
+            case .member: out.memberSchemas.append((c.name, c.node)); continue
             case .negated:
                 // not(not(X)) is X itself, applicators included.
                 if let inner = try doubleNegation(c.node) { queue.append(Conjunct(node: inner, full: true)) }

@@ -26,6 +26,7 @@ extension SchemaLowering {
     /// The keyword and pointer a refusal of negated location `id` names: `not` or `if` at its holder, or
     /// `oneOf` for an overlapping branch (whose negation the other branches need).
     func negationSite(_ id: Int) -> (keyword: String, pointer: String) {
+        if let site = document.negationSites[id] { return site }
         let p = document[id].pointer
         guard let slash = p.lastIndex(of: "/") else { return ("not", "") }
         let last = String(p[p.index(after: slash)...]), holder = String(p[..<slash])
@@ -84,7 +85,21 @@ extension SchemaLowering {
             return alternatives
         }
         var alternatives: [[Conjunct]] = []
+        var split = false
         for (kw, v) in effective {
+            if kw == "properties" {
+                // not(properties {p: S, ...}) = an object with some member p whose value fails S.
+                guard case .object(let props) = v, !props.entries.isEmpty else { return nil }
+                let site = negationSite(id)
+                for (name, _) in props.entries {
+                    let s = try document.node(at: document[id].pointer + "/properties/" + SchemaDocument.escape(name))
+                    alternatives.append([Conjunct(node: id, mode: .present, name: name),
+                                         Conjunct(node: document.negation(of: s, site: site), mode: .member, name: name),
+                                         Conjunct(node: id, mode: .types, name: String(InstanceTypes.object.rawValue))])
+                }
+                split = true
+                continue
+            }
             guard SchemaLowering.splittableKeywords.contains(kw) else { return nil }
             if draft == .draft4, kw.hasPrefix("exclusive") || ((kw == "minimum" || kw == "maximum") && (o["exclusiveMinimum"] != nil || o["exclusiveMaximum"] != nil)) { return nil }
             if kw == "const", draft == .draft4 { continue }
@@ -103,8 +118,8 @@ extension SchemaLowering {
             guard try complementKeyword(id, kw, v, o, into: &probe, depth: 0) else { return nil }
             alternatives.append([Conjunct(node: id, mode: .negatedKeyword, name: kw)])
         }
-        // One alternative is handled directly by complement (no disjunction needed).
-        return alternatives.count >= 2 ? alternatives : nil
+        // One alternative is handled directly by complement (no disjunction needed), save `properties`.
+        return alternatives.count >= 2 || split ? alternatives : nil
     }
 
     /// not({kw: v}) for one keyword of location `id` (object `o`); false when not exactly expressible.
@@ -126,6 +141,7 @@ extension SchemaLowering {
                 t.formUnion(one)
             }
             f.types.subtract(t)
+            if f.numberPointer.isEmpty { f.numberPointer = node.pointer }
         case "enum":
             guard case .array(let a) = v else { return false }
             f.excluded += a
