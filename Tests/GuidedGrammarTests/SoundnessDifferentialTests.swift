@@ -184,6 +184,12 @@ import GuidedSchema
                 }
             }
         }
+        // Two levels: some binary probes again under a member, an item, a negation and an anyOf.
+        let wrappers = [#"{"properties":{"a":S}}"#, #"{"items":S}"#, #"{"not":S}"#, #"{"anyOf":[S,{"type":"string"}]}"#]
+        let pairs = out.count
+        for (i, inner) in out[(pairs / 3)...].enumerated() where i % (binaryStride * 3) == 0 {
+            out.append(wrappers[i / (binaryStride * 3) % wrappers.count].replacingOccurrences(of: "S", with: inner))
+        }
         return out
     }
 
