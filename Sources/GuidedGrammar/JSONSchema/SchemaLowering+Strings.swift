@@ -73,6 +73,15 @@ extension SchemaLowering {
             }
             return .seq([.literal("\""), try intersectContents(parts, f), .literal("\"")])
         }
+        if parts.isEmpty && lengthLimited && excludedStrings.isEmpty {
+            // One rule per length range, quotes included: fields with the same bounds share it, so a schema
+            // with many `maxLength: 255` strings builds the 255 character positions once (the mask compiler
+            // calls it), and only tokens running past the closing quote depend on the caller.
+            let name = "string{\(f.minLength),\(f.maxLength.map(String.init) ?? "")}"
+            return shared(name) { me in
+                .seq([.literal("\""), .repeat(me.shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength), .literal("\"")])
+            }
+        }
         var content: GrammarExpr
         if parts.isEmpty {
             content = lengthLimited

@@ -18,7 +18,7 @@ struct RuleSelection {
     static let shareThreshold = 400
     /// Expression nodes that all inlined copies of a rule may add up to before it stays a rule. High on
     /// purpose: calls slow masks down, so this only keeps grammars under the NFA limit (`maxNFAStates`).
-    static let copiesThreshold = 250_000
+    static let copiesThreshold = 600_000
 
     init(grammar: Grammar) throws(GrammarCompileError) {
         let n = grammar.rules.count
