@@ -2,20 +2,6 @@ import Foundation
 import GuidedSchema
 @testable import GuidedGrammar
 
-/// A small deterministic generator (SoundnessRNG), so every run of the differential test checks the
-/// same instances.
-struct SoundnessRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random texts drawn from a grammar's own language: a random walk over its expressions that switches,
 /// past a depth or size budget, to the alternative of least derivation height (so it always ends).
 /// Every text it returns is in the language by construction, so each one the validator rejects is an
@@ -55,14 +41,14 @@ struct GrammarSampler {
     }
 
     /// One text of the language, or nil when the language is empty.
-    func sample(_ rng: inout SoundnessRNG, depthBudget: Int = 14, sizeBudget: Int = 400) -> [UInt8]? {
+    func sample(_ rng: inout SplitMix64, depthBudget: Int = 14, sizeBudget: Int = 400) -> [UInt8]? {
         guard ruleHeight[grammar.start.index] != nil else { return nil }
         var out: [UInt8] = []
         generate(.rule(grammar.start), depth: 0, &out, &rng, depthBudget, sizeBudget)
         return out
     }
 
-    private func generate(_ e: GrammarExpr, depth: Int, _ out: inout [UInt8], _ rng: inout SoundnessRNG, _ depthBudget: Int, _ sizeBudget: Int) {
+    private func generate(_ e: GrammarExpr, depth: Int, _ out: inout [UInt8], _ rng: inout SplitMix64, _ depthBudget: Int, _ sizeBudget: Int) {
         let closing = depth > depthBudget || out.count > sizeBudget
         switch e {
         case .empty, .nothing: return

@@ -191,19 +191,6 @@ extension SchemaLowering {
                 throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "a schema must be an object or a boolean")
             }
         }
-        // Distributing the groups rebuilds each alternative from `nodes` and the group's own conjuncts; the
-        // other pieces of this conjunction (negations that did not split, negated keywords, member presence
-        // and absence, a type restriction) ride along as a one-alternative group so that no alternative
-        // drops them ('not: {maxLength: 1}' beside an 'anyOf' once let "" through).
-        if !out.groups.isEmpty {
-            let anchor = out.groups[0].holder
-            var residue: [Conjunct] = out.negated.map { Conjunct(node: $0, mode: .negated) }
-            residue += out.negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
-            residue += out.presentKeys.map { Conjunct(node: anchor, mode: .present, name: $0) }
-            residue += out.absentKeys.map { Conjunct(node: anchor, mode: .absent, name: $0) }
-            if out.typeMask != .all { residue.append(Conjunct(node: anchor, mode: .types, name: String(out.typeMask.rawValue))) }
-            if !residue.isEmpty { out.groups.append(DisjunctionGroup(oneOf: false, holder: anchor, alternatives: [residue])) }
-        }
         return out
     }
 

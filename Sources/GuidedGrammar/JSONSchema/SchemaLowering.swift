@@ -75,7 +75,9 @@ struct SchemaLowering {
             }
         }
         // Everything in the conjunction besides its groups goes with every alternative: the locations'
-        // own keywords, and the negations and key presence/absence the flattening collected.
+        // own keywords, and the negations, key presence/absence, member schemas and type restriction the
+        // flattening collected (dropping any of them once let invalid instances through, e.g.
+        // 'not: {maxLength: 1}' beside an 'anyOf' accepted "", and a nested else-if lost its outer test).
         var base = flat.nodes.map { Conjunct(node: $0, full: false) }
         base += flat.negated.map { Conjunct(node: $0, mode: .negated) }
         base += flat.negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
