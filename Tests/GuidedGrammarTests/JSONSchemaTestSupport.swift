@@ -19,6 +19,15 @@ enum JSONSchemaTestSupport {
         return r.accepts(text)
     }
 
+    /// Compiles a table row (with `options`, else the row's own) and expects every `accept` text accepted
+    /// and every `reject` text rejected.
+    static func expectExactly(_ c: SchemaCase, options: JSONSchemaCompileOptions? = nil,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let g = try compile(c.schema, options ?? c.options)
+        for text in c.accept { #expect(accepts(g, text), "should accept \(text)", sourceLocation: sourceLocation) }
+        for text in c.reject { #expect(!accepts(g, text), "should reject \(text)", sourceLocation: sourceLocation) }
+    }
+
     static func error(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) -> JSONSchemaCompileError? {
         do { _ = try compile(schema, options); return nil } catch let e as JSONSchemaCompileError { return e } catch { return nil }
     }

@@ -171,7 +171,7 @@ struct ByteSetTable {
     private func slot(_ s: ByteSet) -> Int {
         var h: UInt64 = 0
         withUnsafeBytes(of: s) { raw in
-            for i in 0..<4 { h = (h ^ raw.load(fromByteOffset: i * 8, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15 }
+            for i in 0..<(raw.count / 8) { h = (h ^ raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15 }
         }
         return Int(truncatingIfNeeded: h >> 32) & (slots.count - 1)
     }
