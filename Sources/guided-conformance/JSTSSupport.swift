@@ -19,6 +19,9 @@ struct JSTSOptions {
     /// `--property-order declared|any|any:N`: object members in declared order (the library default), or in
     /// any order for objects of at most N (default `PropertyOrder.defaultMaxMembers`) candidate members.
     var propertyOrder: JSONSchemaCompileOptions.PropertyOrder = .declared
+    /// `--trace-slow US`: print on standard error the text fed so far whenever a mask takes longer, to find
+    /// which grammar states make the slow tail.
+    var traceSlowMaskUs: Double? = nil
 
     static func parse(_ args: [String], command: String) throws(JSTSUsageError) -> JSTSOptions {
         var o = JSTSOptions()
@@ -48,6 +51,10 @@ struct JSTSOptions {
                 o.limit = n
             case "--lenient-formats": o.lenientFormats = true
             case "--cpu-time": o.cpuTime = true
+            case "--trace-slow":
+                let s = try value(a)
+                guard let t = Double(s), t >= 0 else { throw JSTSUsageError(message: "--trace-slow needs a number of microseconds") }
+                o.traceSlowMaskUs = t
             case "--property-order":
                 let v = try value(a)
                 if v == "declared" {
@@ -98,6 +105,7 @@ struct CorpusRun {
             FileHandleOutput.standardError("guided-conformance \(command): \(error.message)\n"); return nil
         }
         JSTSFeeder.useThreadCPUTime = o.cpuTime
+        JSTSFeeder.traceSlowMaskUs = o.traceSlowMaskUs
         do {
             let tokenizer = try o.loadTokenizer()
             return CorpusRun(options: o, tokenizer: tokenizer, index: try VocabularyIndex(tokenizer.vocabulary))
@@ -112,6 +120,8 @@ struct CorpusRun {
 enum JSTSFeeder {
     /// Set once from `--cpu-time` before any measurement.
     nonisolated(unsafe) static var useThreadCPUTime = false
+    /// Set once from `--trace-slow` before any measurement.
+    nonisolated(unsafe) static var traceSlowMaskUs: Double? = nil
 
     static func now() -> UInt64 {
         if useThreadCPUTime {
@@ -132,9 +142,14 @@ enum JSTSFeeder {
             let us = Double(now() - t0) / 1000
             if firstMaskTime == nil { firstMaskTime = us }
             times.append(us)
+            if let limit = traceSlowMaskUs, us > limit {
+                traceSlow(us: us, fed: tokens.prefix(fed), mask: mask, vocabulary: compiled.vocabulary.vocabulary)
+            }
             return true
         }
+        var fed = 0
         for t in tokens {
+            defer { fed += 1 }
             guard timedMask() else { return false }
             guard t >= 0, t / 32 < mask.count, mask[t / 32] >> UInt32(t % 32) & 1 == 1 else { return false }
             do { try m.accept(token: t) } catch { return false }
@@ -143,6 +158,17 @@ enum JSTSFeeder {
         let eos = compiled.vocabulary.vocabulary.eosTokenIDs
         if eos.isEmpty { return m.canTerminate }
         return eos.contains { $0 / 32 < mask.count && mask[$0 / 32] >> UInt32($0 % 32) & 1 == 1 } && m.canTerminate
+    }
+
+    /// One line: the mask's time, how many tokens it allows, and the last 70 bytes of text fed before it
+    /// (rebuilt only when a slow mask is reported, so untraced runs pay nothing).
+    private static func traceSlow(us: Double, fed: ArraySlice<Int>, mask: [UInt32], vocabulary: TokenVocabulary) {
+        var allowed = 0
+        for w in mask { allowed += w.nonzeroBitCount }
+        var text: [UInt8] = []
+        for t in fed.suffix(70) { text += vocabulary.tokenBytes(t) }
+        let tail = String(decoding: text.suffix(70), as: UTF8.self)
+        FileHandleOutput.standardError("slow mask: \(format(us)) us, \(allowed) tokens allowed, after …\(tail.debugDescription)\n")
     }
 
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {

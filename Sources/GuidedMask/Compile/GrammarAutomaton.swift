@@ -158,9 +158,12 @@ private struct Builder {
     let calls: UnsafeMutablePointer<Int32>
     let exhausted: ExhaustionFlag
 
-    /// NFA set of each state (state 0: the placeholder).
+    /// NFA set of each state (state 0: the placeholder), in closure order, not sorted.
     var sets: [[Int32]] = [[]]
-    var ids: [[Int32]: Int32] = [:]
+    /// Order-independent hash of each state's set (see `closure`).
+    private var setHashes: [UInt64] = [0]
+    /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).
+    private var table = [Int32](repeating: 0, count: 1024)
     var ruleStartState: [Int32] = []
     var stateCount = 1
     var entryCount = 0
@@ -196,37 +199,71 @@ private struct Builder {
         completePending()
     }
 
-    /// The ε-closure of `seeds` within live NFA states, sorted (the key of a deterministic state).
-    private mutating func closure(_ seeds: [Int32]) -> [Int32] {
+    /// The ε-closure of `seeds` within live NFA states and its hash: the wrapping sum of a mix of each
+    /// member, so the set needs no sorting to be found again. Its members stay marked with `generation`
+    /// until the next closure, which is how `intern` compares sets.
+    private mutating func closure(_ seeds: [Int32]) -> (set: [Int32], hash: UInt64) {
         generation &+= 1
         if generation == 0 {
             for i in mark.indices { mark[i] = 0 }
             generation = 1
         }
         var out: [Int32] = []
+        var hash: UInt64 = 0
         var stack = seeds
         while let s = stack.popLast() {
             let i = Int(s)
             if mark[i] == generation || !nfa.live[i] { continue }
             mark[i] = generation
             out.append(s)
+            hash &+= Self.mix(UInt64(UInt32(bitPattern: s)))
             for e in Int(nfa.epsilonStart[i])..<Int(nfa.epsilonStart[i + 1]) { stack.append(nfa.epsilonTargets[e]) }
         }
-        out.sort()
-        return out
+        return (out, hash)
     }
 
-    /// The state of an NFA set, made if new (nil when the state limit is reached).
-    private mutating func intern(_ set: [Int32]) -> Int32? {
-        if let id = ids[set] { return id }
+    /// A 64-bit finalizer (xor-shift-multiply): spreads consecutive state numbers over all bits.
+    @inline(__always)
+    private static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The state of the closure just computed, made if new (nil when the state limit is reached).
+    /// A stored set equals it when the counts match and every stored member carries the current mark.
+    private mutating func intern(_ c: (set: [Int32], hash: UInt64)) -> Int32? {
+        let maskBits = table.count - 1
+        var slot = Int(truncatingIfNeeded: c.hash) & maskBits
+        while table[slot] != 0 {
+            let id = Int(table[slot])
+            if setHashes[id] == c.hash && sets[id].count == c.set.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
+                return Int32(id)
+            }
+            slot = (slot + 1) & maskBits
+        }
         guard stateCount < capacity else { exhausted.set(); return nil }
         let id = Int32(stateCount)
         stateCount += 1
-        ids[set] = id
-        sets.append(set)
-        setBytes += set.count * 4 + 48
+        table[slot] = id
+        sets.append(c.set)
+        setHashes.append(c.hash)
+        setBytes += c.set.count * 4 + 48
         pending.append(id)
+        if stateCount * 2 > table.count { growTable() }
         return id
+    }
+
+    private mutating func growTable() {
+        var bigger = [Int32](repeating: 0, count: table.count * 2)
+        let maskBits = bigger.count - 1
+        for id in 1..<stateCount {
+            var slot = Int(truncatingIfNeeded: setHashes[id]) & maskBits
+            while bigger[slot] != 0 { slot = (slot + 1) & maskBits }
+            bigger[slot] = Int32(id)
+        }
+        table = bigger
     }
 
     /// Writes flags and calls of the states made since the last call, in id order (so each state's calls

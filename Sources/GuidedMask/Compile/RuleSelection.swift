@@ -16,9 +16,13 @@ struct RuleSelection {
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
-    /// Expression nodes that all inlined copies of a rule may add up to before it stays a rule. High on
-    /// purpose: calls slow masks down, so this only keeps grammars under the NFA limit (`maxNFAStates`).
+    /// Expression nodes that all inlined copies of a rule may add up to before it stays a rule, used only
+    /// when inlining every copy would pass `inlinedNodeBudget`: calls slow masks down (a character rule
+    /// called under a length bound makes every state of the string need the general walk), so they are
+    /// kept only to stay under the NFA limit (`MaskLimits.maxNFAStates`).
     static let copiesThreshold = 600_000
+    /// Expression nodes of all kept rules with every copy inlined above which `copiesThreshold` applies.
+    static let inlinedNodeBudget = 900_000
 
     init(grammar: Grammar) throws(GrammarCompileError) {
         let n = grammar.rules.count
@@ -57,23 +61,15 @@ struct RuleSelection {
                 stack.removeLast()
             }
         }
-        // Inlined size of each reachable rule, in post-order of the (now acyclic) inlined-reference graph.
-        var inlined = Array(repeating: -1, count: n)
-        func size(_ r: Int) -> Int {
-            if inlined[r] >= 0 { return inlined[r] }
-            var total = sizes[r]
-            for (k, t) in refs[r].enumerated() where !keep[t] { total = min(total + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
-            inlined[r] = min(total, 1 << 40)
-            // Shared when big, or when its copies together are big (a character rule under a length bound).
-            let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
-            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > Self.copiesThreshold) {
-                keep[r] = true
-                inlined[r] = 1
-                return 1
-            }
-            return inlined[r]
+        // Calls of tiny rules make masks slow, so first try keeping rules for their size only; keep the
+        // many-copies rules too when that would make the automaton too big.
+        var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
+                                       copies: copies, useCount: useCount, copiesThreshold: Int.max)
+        if selected.total > Self.inlinedNodeBudget {
+            selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
+                                       copies: copies, useCount: useCount, copiesThreshold: Self.copiesThreshold)
         }
-        for r in 0..<n where color[r] == 2 { _ = size(r) }
+        keep = selected.keep
 
         var keptIndex = Array(repeating: -1, count: n)
         var kept = [grammar.start.index]
@@ -84,6 +80,39 @@ struct RuleSelection {
         }
         self.keptIndex = keptIndex
         self.kept = kept
+    }
+
+    /// Marks as kept the rules referenced more than once whose inlined size, or whose copies together,
+    /// pass the thresholds; returns the marks and the inlined node count of every kept rule together.
+    private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], copies: [[Int]],
+                                   useCount: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
+        var keep = initial
+        let n = keep.count
+        // Inlined size of each reachable rule, in post-order of the (now acyclic) inlined-reference graph.
+        var inlined = Array(repeating: -1, count: n)
+        func size(_ r: Int) -> Int {
+            if inlined[r] >= 0 { return inlined[r] }
+            var total = sizes[r]
+            for (k, t) in refs[r].enumerated() where !keep[t] { total = min(total + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
+            inlined[r] = min(total, 1 << 40)
+            // Shared when big, or when its copies together are big (a character rule under a length bound).
+            let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
+            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold) {
+                keep[r] = true
+                inlined[r] = 1
+                return 1
+            }
+            return inlined[r]
+        }
+        for r in 0..<n where reachable[r] { _ = size(r) }
+        var total = 0
+        for r in 0..<n where reachable[r] && keep[r] {
+            // A kept rule's own automaton: its body with the rules it inlines (size(r) returned 1 for it).
+            var body = sizes[r]
+            for (k, t) in refs[r].enumerated() where !keep[t] { body = min(body + min(copies[r][k], 1 << 20) * inlined[t], 1 << 40) }
+            total = min(total + body, 1 << 40)
+        }
+        return (keep, total)
     }
 
     /// Appends the rules `e` refers to, each with how many copies inlining makes (`copies` per copy of
