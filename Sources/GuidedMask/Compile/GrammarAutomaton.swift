@@ -137,6 +137,10 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// "no transition"): every matcher then fails with `MatcherError.automatonTooLarge`.
     var isExhausted: Bool { exhausted.isSet }
 
+    /// Bytes of NFA-state sets the states made so far hold: how much subset construction was done, for
+    /// callers that bound the work they cause.
+    var setBytesBuilt: Int { builder.withLock { $0.setBytes } }
+
     /// States made so far, and bytes their tables use.
     var statistics: (states: Int, transitions: Int, bytes: Int) {
         builder.withLock { b in

@@ -38,7 +38,7 @@ struct GrammarNFA {
     var stateCount: Int { label.count }
 
     init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
-        let grammar = DirectLeftRecursion.rewrite(original)
+        let grammar = LongRepeatClones.rewrite(DirectLeftRecursion.rewrite(original))
         let selection = try RuleSelection(grammar: grammar)
         ruleNames = selection.kept.map { grammar.rules[$0].name }
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)

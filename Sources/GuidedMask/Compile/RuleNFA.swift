@@ -21,9 +21,9 @@ struct NFABuilder {
     private let grammar: Grammar
     private let selection: RuleSelection
     private let classes: ByteClasses
-    private let maxStates: Int
+    fileprivate let maxStates: Int
     private var classRanges = ByteSetTable()
-    private var ruleName = ""
+    fileprivate var ruleName = ""
 
     var stateCount: Int { label.count }
 
@@ -45,7 +45,7 @@ struct NFABuilder {
         return (start, final)
     }
 
-    private mutating func newState() throws(GrammarCompileError) -> Int32 {
+    fileprivate mutating func newState() throws(GrammarCompileError) -> Int32 {
         guard label.count < maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
         label.append(GrammarNFA.labelNone); labelLow.append(0); labelHigh.append(0)
         callee.append(-1); target.append(-1); isFinal.append(false)
@@ -53,7 +53,7 @@ struct NFABuilder {
     }
 
     @inline(__always)
-    private mutating func epsilon(_ from: Int32, _ to: Int32) {
+    fileprivate mutating func epsilon(_ from: Int32, _ to: Int32) {
         edgeFrom.append(from); edgeTo.append(to)
     }
 
@@ -81,7 +81,7 @@ struct NFABuilder {
         target[Int(s)] = to
     }
 
-    private mutating func build(_ e: GrammarExpr, from: Int32, to: Int32) throws(GrammarCompileError) {
+    fileprivate mutating func build(_ e: GrammarExpr, from: Int32, to: Int32) throws(GrammarCompileError) {
         switch e {
         case .empty:
             epsilon(from, to)
@@ -116,19 +116,9 @@ struct NFABuilder {
             }
         case .repeat(let inner, let lo, let hi):
             guard lo >= 0, hi.map({ $0 >= lo }) ?? true else { throw .invalidRepetition(rule: ruleName, min: lo, max: hi) }
-            var cur = from
-            for _ in 0..<lo {
-                let next = try newState()
-                try build(inner, from: cur, to: next)
-                cur = next
-            }
+            var cur = try buildCopies(inner, count: lo, from: from, exit: nil)
             if let hi {
-                for _ in lo..<hi {
-                    let next = try newState()
-                    epsilon(cur, to)
-                    try build(inner, from: cur, to: next)
-                    cur = next
-                }
+                cur = try buildCopies(inner, count: hi - lo, from: cur, exit: to)
                 epsilon(cur, to)
             } else {
                 // Loop on a fresh state so the body's ε-paths cannot leak into `from`'s other edges.
@@ -157,6 +147,68 @@ struct NFABuilder {
                 ruleName = saved
             }
         }
+    }
+}
+
+extension NFABuilder {
+    /// Builds `count` copies of `inner` in a chain from `from`, each copy's entry also ε-linked to `exit`
+    /// when given (the optional copies of a bounded repeat); returns the chain's last state.
+    ///
+    /// Bounded repeats make most of a JSON Schema automaton (`maxLength` chains, whitespace runs), so
+    /// only the first two copies are built from the expression. The second starts at a fresh state like
+    /// every later one, so it is a template: copy j is the second copy's states, edges and entry label
+    /// shifted by j - 1 blocks, which is a few array appends per state instead of a walk of the
+    /// expression.
+    mutating func buildCopies(_ inner: GrammarExpr, count: Int, from: Int32, exit: Int32?) throws(GrammarCompileError) -> Int32 {
+        guard count > 0 else { return from }
+        // Copy 0: its entry may be a state that already has edges, so it is built as it comes.
+        var cur = try buildCopy(inner, from: from, exit: exit)
+        guard count > 1 else { return cur }
+        let entry = cur
+        let stateMark = Int32(stateCount), edgeMark = edgeFrom.count
+        cur = try buildCopy(inner, from: entry, exit: exit)
+        let block = Int32(stateCount) - stateMark
+        let edgeEnd = edgeFrom.count
+        guard count > 2 else { return cur }
+        guard stateCount + (count - 2) * Int(block) <= maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
+        reserve(states: (count - 2) * Int(block), edges: (count - 2) * (edgeEnd - edgeMark))
+        // The template as it stands now: later copies relabel its end state (the next copy's entry).
+        let range = Int(stateMark)..<Int(stateMark + block)
+        let tLabel = Array(label[range]), tLow = Array(labelLow[range]), tHigh = Array(labelHigh[range])
+        let tCallee = Array(callee[range]), tTarget = Array(target[range])
+        let e = Int(entry)
+        for j in 2..<count {
+            let shift = Int32(j - 1) * block
+            let newEntry = stateMark + Int32(j - 2) * block
+            @inline(__always) func moved(_ x: Int32) -> Int32 { x == entry ? newEntry : (x >= stateMark ? x + shift : x) }
+            for k in 0..<Int(block) {
+                label.append(tLabel[k]); labelLow.append(tLow[k]); labelHigh.append(tHigh[k])
+                callee.append(tCallee[k]); target.append(tTarget[k] < 0 ? tTarget[k] : moved(tTarget[k])); isFinal.append(false)
+            }
+            let n = Int(newEntry)
+            label[n] = label[e]; labelLow[n] = labelLow[e]; labelHigh[n] = labelHigh[e]
+            callee[n] = callee[e]; target[n] = target[e] < 0 ? target[e] : moved(target[e])
+            for k in edgeMark..<edgeEnd {
+                edgeFrom.append(moved(edgeFrom[k])); edgeTo.append(moved(edgeTo[k]))
+            }
+            cur = stateMark + Int32(j - 1) * block
+        }
+        return cur
+    }
+
+    /// One copy: a fresh end state, the optional exit edge, then the expression.
+    private mutating func buildCopy(_ inner: GrammarExpr, from: Int32, exit: Int32?) throws(GrammarCompileError) -> Int32 {
+        let next = try newState()
+        if let exit { epsilon(from, exit) }
+        try build(inner, from: from, to: next)
+        return next
+    }
+
+    private mutating func reserve(states: Int, edges: Int) {
+        let s = stateCount + states, e = edgeFrom.count + edges
+        label.reserveCapacity(s); labelLow.reserveCapacity(s); labelHigh.reserveCapacity(s)
+        callee.reserveCapacity(s); target.reserveCapacity(s); isFinal.reserveCapacity(s)
+        edgeFrom.reserveCapacity(e); edgeTo.reserveCapacity(e)
     }
 }
 
