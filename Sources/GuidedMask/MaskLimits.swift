@@ -3,8 +3,10 @@
 public struct MaskLimits: Sendable, Hashable {
     /// Deterministic automaton states over all rules of one grammar. They are built lazily, as matchers
     /// reach them, so this bounds what the matchers of one compiled grammar explore; going past it is a
-    /// sticky `MatcherError.automatonTooLarge`. Default 100,000.
-    public var maxAutomatonStates: Int = 100_000
+    /// sticky `MatcherError.automatonTooLarge`. Default 400,000: a declared-order object of a hundred
+    /// optional members is inlined whole, and the trie walks inside it make tens of thousands of states
+    /// (the tables are reserved untouched, so the bound costs memory only as states are made).
+    public var maxAutomatonStates: Int = 400_000
     /// NFA states of one grammar, built at compile time (linear in the grammar with bounded repetitions
     /// unrolled); going past it is `GrammarCompileError.automatonTooLarge`. Default 1,000,000.
     public var maxNFAStates: Int = 1_000_000

@@ -35,6 +35,28 @@ import GuidedTokenizers
         }
     }
 
+    /// A declared-order object's shape: member k's rule refers to member k + 1's twice in tail position
+    /// (after the member, and when it is absent). Inlined copy by copy this doubles per member; shared
+    /// per end state it is linear, so all 30 rules are inlined into the start rule and stay exact.
+    @Test func tailReferencesShareOneInlinedCopy() throws {
+        let letters: [String] = Array("abcdefghijklmnopqrstuvwxyzABCD").map { String($0) }
+        let vocab = S.vocabulary(letters + ["}"])
+        var rules = ["root ::= m0"]
+        for (k, l) in letters.enumerated() { rules.append("m\(k) ::= \"\(l)\" m\(k + 1) | m\(k + 1)") }
+        rules.append("m30 ::= \"}\"")
+        let g = try S.compiled(gbnf: rules.joined(separator: "\n"), vocab)
+        #expect(g.keptRules == ["root"])
+        #expect(g.nfaStateCount < 200)
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == Array(0...30))
+        try m.accept(token: 2)
+        #expect(try S.allowed(&m) == Array(3...30))
+        try m.accept(token: 29)
+        #expect(try S.allowed(&m) == [30])
+        try m.accept(token: 30)
+        #expect(try S.allowed(&m) == [31])
+    }
+
     @Test func allByteValuesAsLiteralsCompile() throws {
         let vocab = S.vocabulary(["a", "\u{00E9}", "xyz"])
         let everyByte = GrammarExpr.choice((0..<256).map { .bytes([UInt8($0)]) })

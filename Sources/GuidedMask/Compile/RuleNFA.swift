@@ -24,6 +24,8 @@ struct NFABuilder {
     fileprivate let maxStates: Int
     private var classRanges = ByteSetTable()
     fileprivate var ruleName = ""
+    /// Inlined copies of `tailShared` rules by (rule, end state): their entry states.
+    private var sharedCopies: [Int64: Int32] = [:]
 
     var stateCount: Int { label.count }
 
@@ -140,6 +142,17 @@ struct NFABuilder {
                 label[Int(s)] = GrammarNFA.labelCall
                 callee[Int(s)] = Int32(k)
                 target[Int(s)] = to
+            } else if selection.tailShared[r.index] {
+                // One copy per end state, entered by ε from every reference that ends there.
+                let key = Int64(r.index) << 32 | Int64(to)
+                if let entry = sharedCopies[key] { epsilon(from, entry); return }
+                let entry = try newState()
+                epsilon(from, entry)
+                sharedCopies[key] = entry
+                let saved = ruleName
+                ruleName = grammar.rules[r.index].name
+                try build(grammar.rules[r.index].body, from: entry, to: to)
+                ruleName = saved
             } else {
                 let saved = ruleName
                 ruleName = grammar.rules[r.index].name

@@ -13,6 +13,9 @@ struct RuleSelection {
     var keptIndex: [Int]
     /// Grammar rule of each kept rule; `kept[0]` is the start rule.
     var kept: [Int]
+    /// Per grammar rule: some rule body refers to it more than once in tail position, so an inlined copy
+    /// is built once per end state and shared (`NFABuilder`).
+    var tailShared: [Bool]
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
@@ -30,10 +33,12 @@ struct RuleSelection {
         // Copies of each reference once inlined: a reference inside `x{0,255}` is built 255 times.
         var copies: [[Int]] = Array(repeating: [], count: n)
         var sizes: [Int] = Array(repeating: 0, count: n)
+        var tailShared = Array(repeating: false, count: n)
         for (i, rule) in grammar.rules.enumerated() {
             var out: [Int] = []
             var outCopies: [Int] = []
-            sizes[i] = Self.collect(rule.body, copies: 1, into: &out, &outCopies)
+            var tailTargets = Set<Int>()
+            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, tailTargets: &tailTargets, shared: &tailShared)
             for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs[i] = out
             copies[i] = outCopies
@@ -80,6 +85,7 @@ struct RuleSelection {
         }
         self.keptIndex = keptIndex
         self.kept = kept
+        self.tailShared = tailShared
     }
 
     /// Marks as kept the rules referenced more than once whose inlined size, or whose copies together,
@@ -116,19 +122,40 @@ struct RuleSelection {
     }
 
     /// Appends the rules `e` refers to, each with how many copies inlining makes (`copies` per copy of
-    /// `e`), and returns its node count.
-    private static func collect(_ e: GrammarExpr, copies: Int, into out: inout [Int], _ outCopies: inout [Int]) -> Int {
+    /// `e`), and returns its node count. References in tail position (`tail`: nothing of the rule body
+    /// follows them) all end where the body ends, so `NFABuilder` builds one copy per target and body and
+    /// jumps into it from each of them (`tailTargets`): a repeated one is recorded with 0 copies. That
+    /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
+    /// the member and once when it is absent.
+    private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
+                                tailTargets: inout Set<Int>, shared: inout [Bool]) -> Int {
         switch e {
         case .empty, .nothing, .byteSet: return 1
         case .bytes(let b): return max(1, b.count)
-        case .rule(let r): out.append(r.index); outCopies.append(copies); return 1
-        case .sequence(let parts), .choice(let parts):
+        case .rule(let r):
+            out.append(r.index)
+            if tail && !tailTargets.insert(r.index).inserted {
+                shared[r.index] = true
+                outCopies.append(0)
+            } else {
+                outCopies.append(copies)
+            }
+            return 1
+        case .sequence(let parts):
             var s = 1
-            for p in parts { s += collect(p, copies: copies, into: &out, &outCopies) }
+            for (i, p) in parts.enumerated() {
+                s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies,
+                             tailTargets: &tailTargets, shared: &shared)
+            }
+            return s
+        case .choice(let parts):
+            var s = 1
+            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, tailTargets: &tailTargets, shared: &shared) }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? (lo + 1))
-            let s = collect(inner, copies: min(copies * times, 1 << 20), into: &out, &outCopies)
+            let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies,
+                            tailTargets: &tailTargets, shared: &shared)
             return 1 + s * times
         }
     }

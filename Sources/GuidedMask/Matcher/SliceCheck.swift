@@ -4,7 +4,7 @@ extension GrammarMatcher {
     /// it makes), which on a big NFA can cost more than the walk it would save (an unanchored alternation
     /// of hundreds of words). A full walk visits ~333k trie nodes (Qwen2), so tens of thousands of steps
     /// are worth spending.
-    static var sliceCheckSteps: Int { 40_000 }
+    static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 2 << 20 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
@@ -24,7 +24,7 @@ extension GrammarMatcher {
         // characters and one per continuation byte still expected after each group of lead bytes the
         // grammar spells separately (E0, E1–EC, ED, EE–EF, F0, F1–F3, F4). Unbounded: enough for a key
         // automaton that excludes a hundred declared names.
-        let budget = bounded ? 32 * (depthLimit + 1) : 4096
+        let budget = bounded ? 32 * (depthLimit + 1) : 16_384
         var steps = 0
         let setBytesAtStart = t.automaton.setBytesBuilt
         var seen = Set<Int>(minimumCapacity: min(budget, 1024) + 1)
