@@ -17,13 +17,23 @@ enum LongRepeatClones {
     static func rewrite(_ grammar: Grammar) -> Grammar {
         var g = grammar
         var clones: [Int: RuleID] = [:]
-        for index in grammar.rules.indices {
-            let body = grammar.rules[index].body
+        for index in grammar.rules.indices where hasLongRepeat(grammar.rules[index].body, grammar) {
+            // Rebuilt only where needed: copying every expression tree costs more than the rest of this.
             var changed = false
-            let rewritten = split(body, in: &g, clones: &clones, changed: &changed)
+            let rewritten = split(grammar.rules[index].body, in: &g, clones: &clones, changed: &changed)
             if changed { g.define(RuleID(index), as: rewritten) }
         }
         return g
+    }
+
+    private static func hasLongRepeat(_ e: GrammarExpr, _ g: Grammar) -> Bool {
+        switch e {
+        case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > longRepeat:
+            return nodes(g.rules[r.index].body) <= smallRule
+        case .repeat(let inner, _, _): return hasLongRepeat(inner, g)
+        case .sequence(let parts), .choice(let parts): return parts.contains { hasLongRepeat($0, g) }
+        case .empty, .nothing, .bytes, .byteSet, .rule: return false
+        }
     }
 
     private static func split(_ e: GrammarExpr, in g: inout Grammar, clones: inout [Int: RuleID], changed: inout Bool) -> GrammarExpr {

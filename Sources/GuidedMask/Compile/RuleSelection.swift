@@ -34,11 +34,12 @@ struct RuleSelection {
         var copies: [[Int]] = Array(repeating: [], count: n)
         var sizes: [Int] = Array(repeating: 0, count: n)
         var tailShared = Array(repeating: false, count: n)
+        // tailSeen[t] == i: rule i already refers to t in tail position.
+        var tailSeen = Array(repeating: -1, count: n)
         for (i, rule) in grammar.rules.enumerated() {
             var out: [Int] = []
             var outCopies: [Int] = []
-            var tailTargets = Set<Int>()
-            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, tailTargets: &tailTargets, shared: &tailShared)
+            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, rule: i, tailSeen: &tailSeen, shared: &tailShared)
             for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs[i] = out
             copies[i] = outCopies
@@ -124,38 +125,41 @@ struct RuleSelection {
     /// Appends the rules `e` refers to, each with how many copies inlining makes (`copies` per copy of
     /// `e`), and returns its node count. References in tail position (`tail`: nothing of the rule body
     /// follows them) all end where the body ends, so `NFABuilder` builds one copy per target and body and
-    /// jumps into it from each of them (`tailTargets`): a repeated one is recorded with 0 copies. That
+    /// jumps into it from each of them (`tailSeen`): a repeated one is recorded with 0 copies. That
     /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
     /// the member and once when it is absent.
     private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
-                                tailTargets: inout Set<Int>, shared: inout [Bool]) -> Int {
+                                rule: Int, tailSeen: inout [Int], shared: inout [Bool]) -> Int {
         switch e {
         case .empty, .nothing, .byteSet: return 1
         case .bytes(let b): return max(1, b.count)
         case .rule(let r):
             out.append(r.index)
-            if tail && !tailTargets.insert(r.index).inserted {
-                shared[r.index] = true
-                outCopies.append(0)
-            } else {
-                outCopies.append(copies)
+            if tail && r.index >= 0 && r.index < tailSeen.count {
+                if tailSeen[r.index] == rule {
+                    shared[r.index] = true
+                    outCopies.append(0)
+                    return 1
+                }
+                tailSeen[r.index] = rule
             }
+            outCopies.append(copies)
             return 1
         case .sequence(let parts):
             var s = 1
             for (i, p) in parts.enumerated() {
                 s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies,
-                             tailTargets: &tailTargets, shared: &shared)
+                             rule: rule, tailSeen: &tailSeen, shared: &shared)
             }
             return s
         case .choice(let parts):
             var s = 1
-            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, tailTargets: &tailTargets, shared: &shared) }
+            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, rule: rule, tailSeen: &tailSeen, shared: &shared) }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? (lo + 1))
             let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies,
-                            tailTargets: &tailTargets, shared: &shared)
+                            rule: rule, tailSeen: &tailSeen, shared: &shared)
             return 1 + s * times
         }
     }
