@@ -24,9 +24,11 @@ public enum JSONPointer {
     /// The unescaped tokens of a pointer, nil if it does not start with `/` (the empty pointer gives `[]`).
     public static func tokens(_ pointer: String) -> [String]? {
         if pointer.isEmpty { return [] }
-        guard pointer.hasPrefix("/") else { return nil }
-        return pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            unescape(String($0))
+        // Split by scalars: as Characters, "/" followed by a combining mark is one and would not split.
+        let scalars = pointer.unicodeScalars
+        guard scalars.first == "/" else { return nil }
+        return scalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            unescape(String(String.UnicodeScalarView($0)))
         }
     }
 

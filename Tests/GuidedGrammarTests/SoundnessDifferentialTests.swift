@@ -52,9 +52,6 @@ import GuidedSchema
     /// Schemas whose *sampled* texts the validator misjudges (adjudicated with Python jsonschema 4.26); the
     /// fixed pool is still checked. Schema text → why.
     static let validatorQuirks: [String: String] = [
-        // JSONPointerFormat.isPointer uses String.hasPrefix("/"), which compares Characters: "/" followed by a
-        // combining mark (U+05C7) is one grapheme, so "/\u{5C7}..." is called not a pointer. Python: valid.
-        #"{"format":"json-pointer","type":"string"}"#: "validator: hasPrefix over grapheme clusters",
         // The grammar's \p{Letter} follows Swift's Unicode 16 tables, the validator's PCRE2 10.42 an older
         // Unicode: U+10D51 (Garay, Unicode 16) is a letter only for the grammar.
         #"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"string","pattern":"^\\p{Letter}+$"}"#: "Unicode version",

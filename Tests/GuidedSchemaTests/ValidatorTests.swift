@@ -130,4 +130,16 @@ import Testing
         let ip = JSONSchemaValidator(schema: ["format": "ipv6"], options: .init(formatAssertion: true))
         #expect(ip.isValid("::ffff:192.168.0.1") && ip.isValid("1::") && !ip.isValid("1:::2") && !ip.isValid("12345::"))
     }
+
+    /// "/" followed by a combining mark is one Character but two scalars: still a pointer and its separator.
+    @Test func pointersAreReadByScalarsNotCharacters() throws {
+        let pointer = JSONSchemaValidator(schema: ["format": "json-pointer"], options: .init(formatAssertion: true))
+        #expect(pointer.isValid(.string("/\u{5C7}a")))
+        #expect(!pointer.isValid(.string("a/b")))
+        let relative = JSONSchemaValidator(schema: ["format": "relative-json-pointer"], options: .init(formatAssertion: true))
+        #expect(relative.isValid(.string("0/\u{301}")))
+        #expect(!relative.isValid(.string("01/a")))
+        #expect(JSONPointer.tokens("/a/\u{301}b") == ["a", "\u{301}b"])
+        #expect(JSONPointer.tokens("/\u{301}") == ["\u{301}"])
+    }
 }

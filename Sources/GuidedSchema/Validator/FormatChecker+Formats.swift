@@ -297,8 +297,9 @@ enum URIFormat {
 enum JSONPointerFormat {
     static func isPointer(_ s: String) -> Bool {
         if s.isEmpty { return true }
-        guard s.hasPrefix("/") else { return false }
+        // Bytes, not `hasPrefix`: that compares Characters, and "/" followed by a combining mark is one.
         let u = Array(s.utf8)
+        guard u[0] == UInt8(ascii: "/") else { return false }
         for (i, c) in u.enumerated() where c == UInt8(ascii: "~") {
             guard i + 1 < u.count, u[i + 1] == UInt8(ascii: "0") || u[i + 1] == UInt8(ascii: "1") else { return false }
         }
@@ -311,7 +312,7 @@ enum JSONPointerFormat {
         while i < u.count, FormatChecker.isDigit(u[i]) { i += 1 }
         guard i > 0, !(i > 1 && u[0] == UInt8(ascii: "0")) else { return false }
         var rest = String(decoding: u[i...], as: UTF8.self)
-        if rest.hasPrefix("+") || rest.hasPrefix("-") {
+        if let sign = rest.utf8.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
             let v = Array(rest.utf8)
             var j = 1
             while j < v.count, FormatChecker.isDigit(v[j]) { j += 1 }
