@@ -88,7 +88,8 @@ public final class CompiledGrammar: @unchecked Sendable {
                 let e = c.entries[q]!
                 let name = "state \(q / 2)\(q % 2 == 1 ? " (bottom)" : "")"
                 if e.isDense { return "\(name): dense" }
-                let accepted = e.acceptedWords.isEmpty ? e.acceptedList.count : e.acceptedWords.reduce(0) { $0 + $1.nonzeroBitCount }
+                let inSlice = e.slice.map { $0.members.reduce(0) { $0 + $1.nonzeroBitCount } } ?? 0
+                let accepted = inSlice + (e.acceptedWords.isEmpty ? e.acceptedList.count : e.acceptedWords.reduce(0) { $0 + $1.nonzeroBitCount })
                 return "\(name): \(accepted) allowed, \(e.uncertain.count) uncertain"
             }
         }

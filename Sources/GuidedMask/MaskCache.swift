@@ -12,20 +12,42 @@ final class MaskCacheEntry: Sendable {
     let isDense: Bool
     /// Bitmask of always-accepted tokens (`maskWords` words), or empty when `acceptedList` is used.
     let acceptedWords: [UInt32]
-    /// Always-accepted tokens, when there are few of them.
+    /// Always-accepted tokens, when there are few of them; with `slice`, the accepted tokens outside it.
     let acceptedList: [UInt32]
     /// Tokens to check against the real stack, in trie order.
     let uncertain: [UInt32]
+    /// A slice all of whose tokens are accepted (string states): the entry then keeps only the tokens
+    /// beyond it, not a 19 KB bitmask, so a grammar with thousands of string states fits the cache.
+    let slice: TokenSlice?
 
     static let listThreshold = 1_024
     static let dense = MaskCacheEntry()
 
     private init() {
-        isDense = true; acceptedWords = []; acceptedList = []; uncertain = []
+        isDense = true; acceptedWords = []; acceptedList = []; uncertain = []; slice = nil
+    }
+
+    /// An entry over `slice`: `accepted` (its members plus what the walk of the rest trie added) is
+    /// stored as the tokens it holds beyond the slice.
+    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32]) {
+        isDense = false
+        self.slice = slice
+        var extra: [UInt32] = []
+        for w in accepted.indices {
+            var bits = accepted[w] & ~slice.members[w]
+            while bits != 0 {
+                extra.append(UInt32(w * 32 + bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        acceptedList = extra
+        acceptedWords = []
+        self.uncertain = uncertain
     }
 
     init(acceptedWords: [UInt32], acceptedCount: Int, uncertain: [UInt32]) {
         isDense = false
+        slice = nil
         if acceptedCount <= Self.listThreshold {
             var list: [UInt32] = []
             list.reserveCapacity(acceptedCount)

@@ -57,6 +57,26 @@ import GuidedTokenizers
         #expect(try S.allowed(&m) == [31])
     }
 
+    /// Every position of a long bounded string is its own state. Entries that take a slice keep only the
+    /// tokens beyond it, so 650 positions with 1,200 allowed tokens each stay cached in the default
+    /// 6 MiB (as 19 KB bitmasks over a 152k-id vocabulary, about 330 would fit and the rest would be
+    /// walked in full at every visit).
+    @Test func sliceEntriesStayCachedOverManyStringStates() throws {
+        let tokens = ["a", "\""] + (0..<1_200).map { "t\($0)" }
+        let vocab = S.vocabulary(tokens, padTo: 152_000)
+        let g = try S.compiled(gbnf: #"root ::= "\"" [^"\\\x00-\x1F]{0,700} "\"""#, vocab)
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == [1])
+        try m.accept(token: 1)
+        for _ in 0..<650 {
+            _ = try S.allowed(&m)
+            try m.accept(token: 0)
+        }
+        #expect(try S.allowed(&m) == Array(0...1_201))
+        #expect(g.cacheStatistics.dense == 0)
+        #expect(g.cacheStatistics.states >= 650)
+    }
+
     @Test func allByteValuesAsLiteralsCompile() throws {
         let vocab = S.vocabulary(["a", "\u{00E9}", "xyz"])
         let everyByte = GrammarExpr.choice((0..<256).map { .bytes([UInt8($0)]) })

@@ -60,6 +60,14 @@ extension GrammarMatcher {
         let entry = try cacheEntry(for: node.state, atBottom: node.parent == StackEngine.bottom)
         if !initialized {
             initialized = true
+            if let slice = entry.slice {
+                slice.members.withUnsafeBufferPointer { w in mask.update(from: w.baseAddress!, count: words) }
+                for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                if !entry.uncertain.isEmpty {
+                    walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
+                }
+                return
+            }
             if !entry.acceptedWords.isEmpty {
                 entry.acceptedWords.withUnsafeBufferPointer { w in mask.update(from: w.baseAddress!, count: words) }
                 if !entry.uncertain.isEmpty {
@@ -74,7 +82,13 @@ extension GrammarMatcher {
             _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, maxUncertain: 0)
             return
         }
-        if !entry.acceptedWords.isEmpty {
+        if let slice = entry.slice {
+            slice.members.withUnsafeBufferPointer { w in
+                var i = 0
+                while i < words { mask[i] |= w[i]; i += 1 }
+            }
+            for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+        } else if !entry.acceptedWords.isEmpty {
             entry.acceptedWords.withUnsafeBufferPointer { w in
                 var i = 0
                 while i < w.count { mask[i] |= w[i]; i += 1 }
@@ -99,7 +113,9 @@ extension GrammarMatcher {
         // Inside JSON string text most tokens are allowed: take a precomputed slice of them when the
         // state provably accepts all of it, and walk only the trie of the other tokens.
         var view: TrieView? = nil
+        var base: TokenSlice? = nil
         for slice in compiled.vocabulary.slices where sliceApplies(slice, state: state) {
+            base = slice
             accepted = slice.members
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
             break
@@ -116,6 +132,7 @@ extension GrammarMatcher {
             return compiled.store(.dense, for: key)
         }
         if !ok { return compiled.store(.dense, for: key) }
+        if let base { return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain), for: key) }
         var count = 0
         for w in accepted { count += w.nonzeroBitCount }
         return compiled.store(MaskCacheEntry(acceptedWords: accepted, acceptedCount: count, uncertain: uncertain), for: key)
