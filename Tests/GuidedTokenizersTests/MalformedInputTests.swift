@@ -4,9 +4,18 @@ import Testing
 
 /// Every malformed file gives a `TokenizerError` naming the file and the problem; nothing traps.
 @Suite struct MalformedInputTests {
+    /// One directory for this process's files, removed when the process exits (tests run in parallel, so
+    /// each file still gets a subdirectory of its own).
+    static let directory: URL = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("guided-tok-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: MalformedInputTests.directory) }
+        return dir
+    }()
+
     /// Writes `bytes` to a fresh temporary file called `name` and returns its path.
     static func temp(_ name: String, _ bytes: [UInt8]) -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("guided-tok-\(UUID().uuidString)")
+        let dir = directory.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let url = dir.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: url.path, contents: Data(bytes))
