@@ -1,7 +1,7 @@
 import GuidedGrammar
 
 /// Gives the references to a small rule that sit under a long bounded repeat (`char{0,4096}`) a clone of
-/// that rule of their own, so `RuleSelection` decides about the two uses apart.
+/// that rule of their own, one per bound, so `RuleSelection` decides about each kind of use apart.
 ///
 /// A small rule (a JSON string character) is best inlined: its states then read bytes by table lookups
 /// and string states can use the token slices. But a schema's long `maxLength` strings together may make
@@ -14,9 +14,14 @@ enum LongRepeatClones {
     /// Rules with more expression nodes than this are left alone (`RuleSelection` shares them anyway).
     static let smallRule = 128
 
+    private struct ClonedRepeat: Hashable {
+        let rule: Int
+        let bound: Int
+    }
+
     static func rewrite(_ grammar: Grammar) -> Grammar {
         var g = grammar
-        var clones: [Int: RuleID] = [:]
+        var clones: [ClonedRepeat: RuleID] = [:]
         for index in grammar.rules.indices where hasLongRepeat(grammar.rules[index].body, grammar) {
             // Rebuilt only where needed: copying every expression tree costs more than the rest of this.
             var changed = false
@@ -36,15 +41,18 @@ enum LongRepeatClones {
         }
     }
 
-    private static func split(_ e: GrammarExpr, in g: inout Grammar, clones: inout [Int: RuleID], changed: inout Bool) -> GrammarExpr {
+    private static func split(_ e: GrammarExpr, in g: inout Grammar, clones: inout [ClonedRepeat: RuleID], changed: inout Bool) -> GrammarExpr {
         switch e {
         case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > longRepeat && nodes(g.rules[r.index].body) <= smallRule:
+            // One clone per rule and bound: a `maxLength: 32767` that must stay a call does not drag the
+            // `maxLength: 1024` strings along.
+            let key = ClonedRepeat(rule: r.index, bound: max(lo, hi ?? 0))
             let clone: RuleID
-            if let known = clones[r.index] {
+            if let known = clones[key] {
                 clone = known
             } else {
-                clone = g.addRule(name: g.rules[r.index].name + "#long", body: g.rules[r.index].body)
-                clones[r.index] = clone
+                clone = g.addRule(name: g.rules[r.index].name + "#\(key.bound)", body: g.rules[r.index].body)
+                clones[key] = clone
             }
             changed = true
             return .repeat(.rule(clone), min: lo, max: hi)

@@ -114,11 +114,10 @@ extension GrammarMatcher {
         // state provably accepts all of it, and walk only the trie of the other tokens.
         var view: TrieView? = nil
         var base: TokenSlice? = nil
-        for slice in compiled.vocabulary.slices where sliceApplies(slice, state: state) {
+        if let slice = chooseSlice(state: state) {
             base = slice
             accepted = slice.members
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
-            break
         }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = accepted.withUnsafeMutableBufferPointer { buf in

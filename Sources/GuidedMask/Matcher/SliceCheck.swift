@@ -7,6 +7,29 @@ extension GrammarMatcher {
     static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 2 << 20 }
 
+    /// The widest slice that applies at `state`, if any. The 16-character check comes first: it is cheap
+    /// everywhere, while the unbounded one, in a long `maxLength` string, explores the chain of
+    /// character positions until its budget runs out (thousands of pairs, milliseconds). So after a
+    /// bounded pass the unbounded check gets only the few pairs an unbounded string's loop needs; with
+    /// its full budget it runs only where the bounded check failed (a key automaton with more prefixes
+    /// than the bounded budget, or a string with under 16 characters of room, where it fails fast).
+    func chooseSlice(state: Int32) -> TokenSlice? {
+        let slices = compiled.vocabulary.slices
+        guard let unbounded = slices.first(where: { $0.maxCharacters == Int.max }) else {
+            return slices.first { sliceApplies($0, state: state) }
+        }
+        let bounded = slices.filter { $0.maxCharacters != Int.max }.sorted { $0.maxCharacters > $1.maxCharacters }
+        if let widest = bounded.first, sliceApplies(widest, state: state) {
+            return sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) ? unbounded : widest
+        }
+        if sliceApplies(unbounded, state: state) { return unbounded }
+        return bounded.dropFirst().first { sliceApplies($0, state: state) }
+    }
+
+    /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
+    /// lead-byte group, and a few around it).
+    static var sliceLoopPairs: Int { 64 }
+
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
     /// allowed from `state` whatever the stack below holds.
@@ -16,7 +39,7 @@ extension GrammarMatcher {
     /// handful of pairs, an object key that must differ from the declared names with about one pair per
     /// prefix of those names; the search gives up past its budget, e.g. in a string whose `maxLength`
     /// leaves too little room.
-    func sliceApplies(_ slice: TokenSlice, state: Int32) -> Bool {
+    func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil) -> Bool {
         let t = compiled.tables
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
@@ -24,7 +47,7 @@ extension GrammarMatcher {
         // characters and one per continuation byte still expected after each group of lead bytes the
         // grammar spells separately (E0, E1–EC, ED, EE–EF, F0, F1–F3, F4). Unbounded: enough for a key
         // automaton that excludes a hundred declared names.
-        let budget = bounded ? 32 * (depthLimit + 1) : 16_384
+        let budget = pairBudget ?? (bounded ? 32 * (depthLimit + 1) : 16_384)
         var steps = 0
         let setBytesAtStart = t.automaton.setBytesBuilt
         var seen = Set<Int>(minimumCapacity: min(budget, 1024) + 1)
