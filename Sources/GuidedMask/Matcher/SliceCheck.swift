@@ -7,21 +7,20 @@ extension GrammarMatcher {
     static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 2 << 20 }
 
-    /// The widest slice that applies at `state`, if any. The 16-character check comes first: it is cheap
-    /// everywhere, while the unbounded one, in a long `maxLength` string, explores the chain of
-    /// character positions until its budget runs out (thousands of pairs, milliseconds). So after a
-    /// bounded pass the unbounded check gets only the few pairs an unbounded string's loop needs; with
-    /// its full budget it runs only where the bounded check failed (a key automaton with more prefixes
-    /// than the bounded budget, or a string with under 16 characters of room, where it fails fast).
+    /// The slice to use at `state`, if any. In a long `maxLength` string the unbounded check would explore
+    /// the chain of character positions until its budget ran out (thousands of pairs, milliseconds), so
+    /// it first gets only the few pairs an unbounded string's loop needs; then the 16-character check
+    /// (cheap everywhere); the unbounded check with its full budget runs only where both failed (a key
+    /// automaton with more prefixes than the bounded budget, or a string with under 16 characters of
+    /// room, where it fails fast); the narrower bounded slices last.
     func chooseSlice(state: Int32) -> TokenSlice? {
         let slices = compiled.vocabulary.slices
         guard let unbounded = slices.first(where: { $0.maxCharacters == Int.max }) else {
             return slices.first { sliceApplies($0, state: state) }
         }
+        if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
         let bounded = slices.filter { $0.maxCharacters != Int.max }.sorted { $0.maxCharacters > $1.maxCharacters }
-        if let widest = bounded.first, sliceApplies(widest, state: state) {
-            return sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) ? unbounded : widest
-        }
+        if let widest = bounded.first, sliceApplies(widest, state: state) { return widest }
         if sliceApplies(unbounded, state: state) { return unbounded }
         return bounded.dropFirst().first { sliceApplies($0, state: state) }
     }
