@@ -14,15 +14,13 @@ extension GrammarMatcher {
     /// automaton with more prefixes than the bounded budget, or a string with under 16 characters of
     /// room, where it fails fast); the narrower bounded slices last.
     func chooseSlice(state: Int32) -> TokenSlice? {
+        // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
-        guard let unbounded = slices.first(where: { $0.maxCharacters == Int.max }) else {
-            return slices.first { sliceApplies($0, state: state) }
-        }
+        let unbounded = slices[0]
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
-        let bounded = slices.filter { $0.maxCharacters != Int.max }.sorted { $0.maxCharacters > $1.maxCharacters }
-        if let widest = bounded.first, sliceApplies(widest, state: state) { return widest }
+        if sliceApplies(slices[1], state: state) { return slices[1] }
         if sliceApplies(unbounded, state: state) { return unbounded }
-        return bounded.dropFirst().first { sliceApplies($0, state: state) }
+        return slices.dropFirst(2).first { sliceApplies($0, state: state) }
     }
 
     /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
