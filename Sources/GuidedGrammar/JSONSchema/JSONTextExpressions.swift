@@ -129,6 +129,16 @@ enum JSONText {
         return alternatives
     }()
 
+    /// The plain ASCII characters (`anyChar`'s first alternative) and every other character (escapes
+    /// and multi-byte UTF-8) apart, so a name trie can keep the second part in one shared rule.
+    static var plainCharacters: ByteSet {
+        guard case .byteSet(let plain) = anyCharAlternatives[0] else { preconditionFailure("anyChar starts with its plain ASCII byte set") }
+        return plain
+    }
+
+    /// Any one character that is not plain ASCII: an escape or a multi-byte UTF-8 sequence.
+    static let nonPlainChar: GrammarExpr = .alt(Array(anyCharAlternatives.dropFirst()))
+
     /// Any one character except `excluded`. Property-name tries call this once per trie node, so the
     /// common case — only plain ASCII characters excluded — reuses `anyChar`'s parts with a smaller
     /// ASCII set instead of re-deriving the UTF-8 and escape structure.

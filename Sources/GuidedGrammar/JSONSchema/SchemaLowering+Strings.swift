@@ -128,27 +128,47 @@ extension SchemaLowering {
         return dfa.grammarExpr(into: &grammar, name: "string")
     }
 
-    /// String contents other than the listed strings (a trie complement).
+    /// String contents other than the listed strings (a trie complement), as a rule of its own.
+    ///
+    /// Every trie node has a branch "a character no listed string continues with here, then anything";
+    /// inlined at each node, that branch's UTF-8 and escape structure made a declared object's name
+    /// complement about 50 NFA states per node. When only plain ASCII characters continue the listed
+    /// strings (the usual case), the branch is split into "an allowed ASCII byte, then anything" and
+    /// "an escape or multi-byte character, then anything", and both tails are rule references in tail
+    /// position of this rule: `NFABuilder` builds one copy of each for the whole trie.
     mutating func notIn(_ strings: [String]) -> GrammarExpr {
         final class Node { var terminal = false; var children: [UInt32: Node] = [:]; var order: [UInt32] = [] }
         let root = Node()
+        var onlyPlain = true
+        let plain = JSONText.plainCharacters
         for s in strings {
             var n = root
             for u in s.unicodeScalars {
+                if u.value >= 0x80 || !plain.contains(UInt8(u.value)) { onlyPlain = false }
                 if let c = n.children[u.value] { n = c } else { let c = Node(); n.children[u.value] = c; n.order.append(u.value); n = c }
             }
             n.terminal = true
         }
         let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
+        let nonPlainTail = onlyPlain ? shared("nonplain-chars") { _ in .seq([JSONText.nonPlainChar, anyTail]) } : .nothing
         func build(_ n: Node) -> GrammarExpr {
             var alts: [GrammarExpr] = []
             if !n.terminal { alts.append(.empty) }
-            alts.append(.seq([JSONText.anyChar(except: n.order), anyTail]))
+            if onlyPlain {
+                var rest = plain
+                for c in n.order { rest.remove(UInt8(c)) }
+                if !rest.isEmpty { alts.append(.seq([.byteSet(rest), anyTail])) }
+                alts.append(nonPlainTail)
+            } else {
+                alts.append(.seq([JSONText.anyChar(except: n.order), anyTail]))
+            }
             for c in n.order {
                 alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
             }
             return .alt(alts)
         }
-        return build(root)
+        let trie = grammar.declareRule(name: "name-not-in")
+        grammar.define(trie, as: build(root))
+        return .rule(trie)
     }
 }
