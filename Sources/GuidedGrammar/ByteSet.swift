@@ -47,6 +47,11 @@ public struct ByteSet: Hashable, Sendable {
         }
     }
 
+    /// Bits 64·i ..< 64·(i + 1) of the set (i in 0..<4), for loops over members.
+    @inlinable public func word(_ i: Int) -> UInt64 {
+        switch i { case 0: return w0; case 1: return w1; case 2: return w2; default: return w3 }
+    }
+
     public var isEmpty: Bool { (w0 | w1 | w2 | w3) == 0 }
     public var count: Int { w0.nonzeroBitCount + w1.nonzeroBitCount + w2.nonzeroBitCount + w3.nonzeroBitCount }
 

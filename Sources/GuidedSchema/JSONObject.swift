@@ -18,7 +18,12 @@ public struct JSONObject: Sendable {
     public var keys: [String] { entries.map(\.key) }
 
     /// Keys compare code point by code point (JSON does not normalize Unicode).
-    public func index(of key: String) -> Int? { entries.firstIndex { $0.key.utf8.elementsEqual(key.utf8) } }
+    /// (The byte counts are compared first: schema keyword lookups scan every key of a node, and
+    /// most differ in length.)
+    public func index(of key: String) -> Int? {
+        let n = key.utf8.count
+        return entries.firstIndex { $0.key.utf8.count == n && $0.key.utf8.elementsEqual(key.utf8) }
+    }
 
     public subscript(key: String) -> JSONValue? {
         get { index(of: key).map { entries[$0].value } }

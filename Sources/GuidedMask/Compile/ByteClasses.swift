@@ -15,22 +15,31 @@ struct ByteClasses {
         var sets: [ByteSet] = []
         var singles = [Bool](repeating: false, count: 256)
         for rule in grammar.rules { Self.collect(rule.body, into: &sets, seen: &table, singles: &singles) }
-        // Single bytes (literals) are the common case: split them off first, one class each.
-        var cls = [Int](repeating: 0, count: 256)
-        var count = 1
-        for b in 0..<256 where singles[b] { cls[b] = count; count += 1 }
-        // (Bytes that are in no literal share class 0 until a set splits them.)
-        // Refine by each set: (old class, member?) -> new class, with arrays instead of hashing.
-        var split = [Int](repeating: -1, count: 2 * 257)
-        for s in sets where count < 256 {
-            for i in 0..<(2 * count) { split[i] = -1 }
-            var next = 0
-            for b in 0..<256 {
-                let key = cls[b] * 2 + (s.contains(UInt8(b)) ? 1 : 0)
-                if split[key] < 0 { split[key] = next; next += 1 }
-                cls[b] = split[key]
+        // Single bytes (literals) are the common case: each is a class of its own; the other bytes start
+        // as one class. Each set then splits every class it cuts, on 256-bit sets: a few word operations
+        // per (set, class) pair instead of a pass over all 256 bytes per set.
+        var blocks: [ByteSet] = []
+        var rest = ByteSet.all
+        for b in 0..<256 where singles[b] { blocks.append(ByteSet([UInt8(b)])); rest.remove(UInt8(b)) }
+        if !rest.isEmpty { blocks.append(rest) }
+        for s in sets where blocks.count < 256 {
+            let outside = s.complement()
+            for i in 0..<blocks.count {
+                let inside = blocks[i].intersection(s)
+                if inside.isEmpty || inside == blocks[i] { continue }
+                blocks.append(blocks[i].intersection(outside))
+                blocks[i] = inside
             }
-            count = next
+        }
+        var cls = [Int](repeating: 0, count: 256)
+        for (k, block) in blocks.enumerated() {
+            for w in 0..<4 {
+                var bits = block.word(w)
+                while bits != 0 {
+                    cls[w * 64 + bits.trailingZeroBitCount] = k
+                    bits &= bits - 1
+                }
+            }
         }
         // Renumber in byte order so classes do not depend on set iteration order.
         var renumber = [Int](repeating: -1, count: 257)   // ids reach 256 when all bytes are literals

@@ -78,58 +78,84 @@ struct GrammarNFA {
 
     /// Backward reachability from every rule's final state: ε and byte edges directly, a call edge
     /// once its callee is productive and its return target live.
+    ///
+    /// It touches every state and edge a few times, so it runs on raw buffers: with array accessors
+    /// (bounds and uniqueness checks on every store) it was a sixth of compiling a typical schema.
     private mutating func computeLiveness() {
         let n = stateCount, ruleCount = ruleStart.count
-        live = [Bool](repeating: false, count: n)
-        productive = [Bool](repeating: false, count: ruleCount)
-        // Reverse edges: plain (ε, bytes) by target; call sites by return target and by callee.
-        var plainCount = [Int32](repeating: 0, count: n + 1)
-        // Call sites as linked lists threaded through `nextSite`, headed by return target and by callee.
+        var liveOut = [Bool](repeating: false, count: n)
+        var productiveOut = [Bool](repeating: false, count: ruleCount)
+        // Reverse edges: plain (ε, bytes) by target; call sites by return target and by callee, as
+        // linked lists threaded through `nextByTarget`/`nextByCallee`.
+        var plainStart = [Int32](repeating: 0, count: n + 1)
         var siteByTarget = [Int32](repeating: -1, count: n)
         var nextByTarget = [Int32](repeating: -1, count: n)
         var siteByCallee = [Int32](repeating: -1, count: ruleCount)
         var nextByCallee = [Int32](repeating: -1, count: n)
-        for s in 0..<n {
-            for i in Int(epsilonStart[s])..<Int(epsilonStart[s + 1]) { plainCount[Int(epsilonTargets[i]) + 1] += 1 }
-            if label[s] == Self.labelClasses { plainCount[Int(target[s]) + 1] += 1 }
-            if label[s] == Self.labelCall {
-                let t = Int(target[s]), k = Int(callee[s])
-                nextByTarget[s] = siteByTarget[t]; siteByTarget[t] = Int32(s)
-                nextByCallee[s] = siteByCallee[k]; siteByCallee[k] = Int32(s)
-            }
-        }
-        for i in 0..<n { plainCount[i + 1] += plainCount[i] }
-        var fill = plainCount
-        var preds = [Int32](repeating: 0, count: Int(plainCount[n]))
-        for s in 0..<n {
-            for i in Int(epsilonStart[s])..<Int(epsilonStart[s + 1]) {
-                let t = Int(epsilonTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
-            }
-            if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
-        }
         var ruleOfStart = [Int32](repeating: -1, count: n)
         for (k, s) in ruleStart.enumerated() { ruleOfStart[Int(s)] = Int32(k) }
-
+        var preds: [Int32] = []
         var work: [Int32] = []
-        func mark(_ s: Int32) { if !live[Int(s)] { live[Int(s)] = true; work.append(s) } }
-        for f in ruleFinal { mark(f) }
-        while let x = work.popLast() {
-            for i in Int(plainCount[Int(x)])..<Int(plainCount[Int(x) + 1]) { mark(preds[i]) }
-            var p = siteByTarget[Int(x)]
-            while p >= 0 {
-                if productive[Int(callee[Int(p)])] { mark(p) }
-                p = nextByTarget[Int(p)]
-            }
-            let k = Int(ruleOfStart[Int(x)])
-            if k >= 0 && !productive[k] {
-                productive[k] = true
-                var q = siteByCallee[k]
-                while q >= 0 {
-                    if live[Int(target[Int(q)])] { mark(q) }
-                    q = nextByCallee[Int(q)]
+        work.reserveCapacity(n)
+        epsilonStart.withUnsafeBufferPointer { epsStart in
+        epsilonTargets.withUnsafeBufferPointer { epsTargets in
+        label.withUnsafeBufferPointer { label in
+        target.withUnsafeBufferPointer { target in
+        callee.withUnsafeBufferPointer { callee in
+        plainStart.withUnsafeMutableBufferPointer { plainStart in
+        siteByTarget.withUnsafeMutableBufferPointer { siteByTarget in
+        nextByTarget.withUnsafeMutableBufferPointer { nextByTarget in
+        siteByCallee.withUnsafeMutableBufferPointer { siteByCallee in
+        nextByCallee.withUnsafeMutableBufferPointer { nextByCallee in
+            for s in 0..<n {
+                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) { plainStart[Int(epsTargets[i]) + 1] += 1 }
+                if label[s] == Self.labelClasses { plainStart[Int(target[s]) + 1] += 1 }
+                if label[s] == Self.labelCall {
+                    let t = Int(target[s]), k = Int(callee[s])
+                    nextByTarget[s] = siteByTarget[t]; siteByTarget[t] = Int32(s)
+                    nextByCallee[s] = siteByCallee[k]; siteByCallee[k] = Int32(s)
                 }
             }
-        }
+            for i in 0..<n { plainStart[i + 1] += plainStart[i] }
+            var fill = Array(plainStart)
+            preds = [Int32](repeating: 0, count: Int(plainStart[n]))
+            preds.withUnsafeMutableBufferPointer { preds in
+            fill.withUnsafeMutableBufferPointer { fill in
+            liveOut.withUnsafeMutableBufferPointer { live in
+            productiveOut.withUnsafeMutableBufferPointer { productive in
+            ruleOfStart.withUnsafeBufferPointer { ruleOfStart in
+                for s in 0..<n {
+                    for i in Int(epsStart[s])..<Int(epsStart[s + 1]) {
+                        let t = Int(epsTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
+                    }
+                    if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
+                }
+                for f in ruleFinal where !live[Int(f)] { live[Int(f)] = true; work.append(f) }
+                while let x = work.popLast() {
+                    let xi = Int(x)
+                    for i in Int(plainStart[xi])..<Int(plainStart[xi + 1]) {
+                        let p = Int(preds[i])
+                        if !live[p] { live[p] = true; work.append(Int32(p)) }
+                    }
+                    var p = siteByTarget[xi]
+                    while p >= 0 {
+                        if productive[Int(callee[Int(p)])] && !live[Int(p)] { live[Int(p)] = true; work.append(p) }
+                        p = nextByTarget[Int(p)]
+                    }
+                    let k = Int(ruleOfStart[xi])
+                    if k >= 0 && !productive[k] {
+                        productive[k] = true
+                        var q = siteByCallee[k]
+                        while q >= 0 {
+                            if live[Int(target[Int(q)])] && !live[Int(q)] { live[Int(q)] = true; work.append(q) }
+                            q = nextByCallee[Int(q)]
+                        }
+                    }
+                }
+            }}}}}
+        }}}}}}}}}}
+        live = liveOut
+        productive = productiveOut
     }
 
     /// True when the byte edge of state s reads class `cls`. Class lists are sorted, so a binary search;

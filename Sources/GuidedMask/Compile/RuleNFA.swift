@@ -111,7 +111,11 @@ struct NFABuilder {
             }
         case .choice(let alts):
             for a in alts {
-                // A fresh entry per alternative keeps alternatives that loop back to `from` apart.
+                // A fresh entry per alternative keeps alternatives that loop back to `from` apart. One
+                // that cannot (it starts with a byte edge, an ε-edge or a call) is built from `from`
+                // itself: in name tries and character classes that is most of them, and each saves a
+                // state and an ε-edge.
+                if entersWithoutLoop(a) { try build(a, from: from, to: to); continue }
                 let s = try newState()
                 epsilon(from, s)
                 try build(a, from: s, to: to)
@@ -164,6 +168,18 @@ struct NFABuilder {
 }
 
 extension NFABuilder {
+    /// True when building `e` from a state adds no path that comes back to that state: `e` begins with
+    /// a byte edge, an ε-edge to the end, or a call or a jump into a shared copy (whose states are
+    /// fresh). Then alternatives can share their entry state without mixing.
+    func entersWithoutLoop(_ e: GrammarExpr) -> Bool {
+        switch e {
+        case .empty, .nothing, .bytes, .byteSet: return true
+        case .sequence(let parts): return parts.first.map(entersWithoutLoop) ?? true
+        case .rule(let r): return selection.keptIndex[r.index] >= 0 || selection.tailShared[r.index]
+        case .choice, .repeat: return false
+        }
+    }
+
     /// Builds `count` copies of `inner` in a chain from `from`, each copy's entry also ε-linked to `exit`
     /// when given (the optional copies of a bounded repeat); returns the chain's last state.
     ///
@@ -184,28 +200,52 @@ extension NFABuilder {
         let edgeEnd = edgeFrom.count
         guard count > 2 else { return cur }
         guard stateCount + (count - 2) * Int(block) <= maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
-        reserve(states: (count - 2) * Int(block), edges: (count - 2) * (edgeEnd - edgeMark))
-        // The template as it stands now: later copies relabel its end state (the next copy's entry).
+        // Copies are written through raw buffers after growing the arrays once: appending state by
+        // state (six arrays, a uniqueness and capacity check each) was most of this function's cost.
+        let copies = count - 2, b = Int(block), edgeBlock = edgeEnd - edgeMark
+        let base = stateCount
+        label.append(contentsOf: repeatElement(GrammarNFA.labelNone, count: copies * b))
+        labelLow.append(contentsOf: repeatElement(0, count: copies * b))
+        labelHigh.append(contentsOf: repeatElement(0, count: copies * b))
+        callee.append(contentsOf: repeatElement(-1, count: copies * b))
+        target.append(contentsOf: repeatElement(-1, count: copies * b))
+        isFinal.append(contentsOf: repeatElement(false, count: copies * b))
+        let edgeBase = edgeFrom.count
+        edgeFrom.append(contentsOf: repeatElement(0, count: copies * edgeBlock))
+        edgeTo.append(contentsOf: repeatElement(0, count: copies * edgeBlock))
+        // A snapshot of the template: writing copy 2's entry relabels the template's end state.
         let range = Int(stateMark)..<Int(stateMark + block)
         let tLabel = Array(label[range]), tLow = Array(labelLow[range]), tHigh = Array(labelHigh[range])
         let tCallee = Array(callee[range]), tTarget = Array(target[range])
         let e = Int(entry)
-        for j in 2..<count {
-            let shift = Int32(j - 1) * block
-            let newEntry = stateMark + Int32(j - 2) * block
-            @inline(__always) func moved(_ x: Int32) -> Int32 { x == entry ? newEntry : (x >= stateMark ? x + shift : x) }
-            for k in 0..<Int(block) {
-                label.append(tLabel[k]); labelLow.append(tLow[k]); labelHigh.append(tHigh[k])
-                callee.append(tCallee[k]); target.append(tTarget[k] < 0 ? tTarget[k] : moved(tTarget[k])); isFinal.append(false)
+        label.withUnsafeMutableBufferPointer { label in
+        labelLow.withUnsafeMutableBufferPointer { low in
+        labelHigh.withUnsafeMutableBufferPointer { high in
+        callee.withUnsafeMutableBufferPointer { callee in
+        target.withUnsafeMutableBufferPointer { target in
+        edgeFrom.withUnsafeMutableBufferPointer { from in
+        edgeTo.withUnsafeMutableBufferPointer { to in
+            for j in 2..<count {
+                let shift = Int32(j - 1) * block
+                let newEntry = stateMark + Int32(j - 2) * block
+                @inline(__always) func moved(_ x: Int32) -> Int32 { x == entry ? newEntry : (x >= stateMark ? x + shift : x) }
+                let out = base + (j - 2) * b
+                for k in 0..<b {
+                    label[out + k] = tLabel[k]; low[out + k] = tLow[k]; high[out + k] = tHigh[k]
+                    callee[out + k] = tCallee[k]
+                    let t = tTarget[k]
+                    target[out + k] = t < 0 ? t : moved(t)
+                }
+                let n = Int(newEntry)
+                label[n] = label[e]; low[n] = low[e]; high[n] = high[e]
+                callee[n] = callee[e]; target[n] = target[e] < 0 ? target[e] : moved(target[e])
+                let eo = edgeBase + (j - 2) * edgeBlock
+                for k in 0..<edgeBlock {
+                    from[eo + k] = moved(from[edgeMark + k]); to[eo + k] = moved(to[edgeMark + k])
+                }
             }
-            let n = Int(newEntry)
-            label[n] = label[e]; labelLow[n] = labelLow[e]; labelHigh[n] = labelHigh[e]
-            callee[n] = callee[e]; target[n] = target[e] < 0 ? target[e] : moved(target[e])
-            for k in edgeMark..<edgeEnd {
-                edgeFrom.append(moved(edgeFrom[k])); edgeTo.append(moved(edgeTo[k]))
-            }
-            cur = stateMark + Int32(j - 1) * block
-        }
+        }}}}}}}
+        cur = stateMark + Int32(count - 2) * block
         return cur
     }
 
@@ -215,13 +255,6 @@ extension NFABuilder {
         if let exit { epsilon(from, exit) }
         try build(inner, from: from, to: next)
         return next
-    }
-
-    private mutating func reserve(states: Int, edges: Int) {
-        let s = stateCount + states, e = edgeFrom.count + edges
-        label.reserveCapacity(s); labelLow.reserveCapacity(s); labelHigh.reserveCapacity(s)
-        callee.reserveCapacity(s); target.reserveCapacity(s); isFinal.reserveCapacity(s)
-        edgeFrom.reserveCapacity(e); edgeTo.reserveCapacity(e)
     }
 }
 
