@@ -13,6 +13,8 @@ struct SchemaDocument: Sendable {
     let draft: JSONSchemaDraft
     private(set) var nodes: [SchemaNode] = []
     private var nodeByPointer: [String: Int] = [:]
+    /// The nodes of `nodeByPointer` that sit at a schema position (not inside a keyword's map or list).
+    private var schemaNodeByPointer: [String: Int] = [:]
     /// Absolute URI (no fragment) of each embedded resource → pointer of its root.
     private var resources: [String: String] = [:]
     /// `uri#anchor` → pointer.
@@ -118,13 +120,22 @@ struct SchemaDocument: Sendable {
     /// The node at a JSON pointer of the document (created on first use).
     mutating func node(at pointer: String) throws(JSONSchemaCompileError) -> Int {
         if let id = nodeByPointer[pointer] { return id }
-        // Walk from the root, tracking the base URI through schema positions.
+        // Walk from the nearest known schema node above (most pointers asked for are a known schema's
+        // child: walking from the root each time made lowering quadratic in the depth), else from the
+        // root, tracking the base URI through schema positions.
         var value = root
         var base = SchemaDocument.defaultBase
         var isSchema = true
         var expect: SchemaKeywords.ChildKind? = nil
-        base = baseAfter(value, base: base, isSchema: true)
-        for token in SchemaDocument.tokens(of: pointer) {
+        var rest = Substring(pointer)
+        if let (id, suffix) = nearestSchemaAbove(pointer) {
+            value = nodes[id].value
+            base = nodes[id].baseURI
+            rest = suffix
+        } else {
+            base = baseAfter(value, base: base, isSchema: true)
+        }
+        for token in SchemaDocument.tokens(of: String(rest)) {
             var next: JSONValue? = nil
             var nextIsSchema = false
             switch value {
@@ -158,7 +169,19 @@ struct SchemaDocument: Sendable {
         let id = nodes.count
         nodes.append(SchemaNode(value: value, pointer: pointer, baseURI: base))
         nodeByPointer[pointer] = id
+        if isSchema && expect == nil { schemaNodeByPointer[pointer] = id }
         return id
+    }
+
+    /// The deepest node made at a schema position (so a walk can resume there as at the root) whose
+    /// pointer is a proper prefix of `pointer` ending at a token boundary, and the rest of the pointer.
+    private func nearestSchemaAbove(_ pointer: String) -> (Int, Substring)? {
+        var end = pointer.utf8.endIndex
+        while let slash = pointer.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
+            if let id = schemaNodeByPointer[String(pointer[..<slash])] { return (id, pointer[slash...]) }
+            end = slash
+        }
+        return nil
     }
 
     private func baseAfter(_ value: JSONValue, base: SchemaURI, isSchema: Bool) -> SchemaURI {

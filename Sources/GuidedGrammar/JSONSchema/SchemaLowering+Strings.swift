@@ -137,38 +137,48 @@ extension SchemaLowering {
     /// "an escape or multi-byte character, then anything", and both tails are rule references in tail
     /// position of this rule: `NFABuilder` builds one copy of each for the whole trie.
     mutating func notIn(_ strings: [String]) -> GrammarExpr {
-        final class Node { var terminal = false; var children: [UInt32: Node] = [:]; var order: [UInt32] = [] }
-        let root = Node()
-        var onlyPlain = true
+        // The trie is walked over the sorted, distinct scalar sequences: a node is a range of them
+        // sharing a prefix (no node objects or child dictionaries to allocate).
+        var words = Array(Set(strings.map { $0.unicodeScalars.map(\.value) }))
+        words.sort { $0.lexicographicallyPrecedes($1) }
         let plain = JSONText.plainCharacters
-        for s in strings {
-            var n = root
-            for u in s.unicodeScalars {
-                if u.value >= 0x80 || !plain.contains(UInt8(u.value)) { onlyPlain = false }
-                if let c = n.children[u.value] { n = c } else { let c = Node(); n.children[u.value] = c; n.order.append(u.value); n = c }
-            }
-            n.terminal = true
-        }
+        let onlyPlain = words.allSatisfy { $0.allSatisfy { $0 < 0x80 && plain.contains(UInt8($0)) } }
         let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
         let nonPlainTail = onlyPlain ? shared("nonplain-chars") { _ in .seq([JSONText.nonPlainChar, anyTail]) } : .nothing
-        func build(_ n: Node) -> GrammarExpr {
+        // Words lo..<hi share their first `depth` scalars; the first is the shortest (sorted order).
+        func build(_ lo: Int, _ hi: Int, _ depth: Int) -> GrammarExpr {
             var alts: [GrammarExpr] = []
-            if !n.terminal { alts.append(.empty) }
+            let terminal = words[lo].count == depth
+            var first = terminal ? lo + 1 : lo
+            var next: [UInt32] = []
+            var i = first
+            while i < hi { next.append(words[i][depth]); let c = words[i][depth]; while i < hi && words[i][depth] == c { i += 1 } }
+            if !terminal { alts.append(.empty) }
             if onlyPlain {
                 var rest = plain
-                for c in n.order { rest.remove(UInt8(c)) }
+                for c in next { rest.remove(UInt8(c)) }
                 if !rest.isEmpty { alts.append(.seq([.byteSet(rest), anyTail])) }
                 alts.append(nonPlainTail)
             } else {
-                alts.append(.seq([JSONText.anyChar(except: n.order), anyTail]))
+                alts.append(.seq([JSONText.anyChar(except: next), anyTail]))
             }
-            for c in n.order {
-                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(n.children[c]!)]))
+            while first < hi {
+                let c = words[first][depth]
+                var end = first
+                while end < hi && words[end][depth] == c { end += 1 }
+                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(first, end, depth + 1)]))
+                first = end
             }
             return .alt(alts)
         }
+        let body: GrammarExpr
+        if words.isEmpty {
+            body = onlyPlain ? .alt([.empty, .seq([.byteSet(plain), anyTail]), nonPlainTail]) : .alt([.empty, .seq([JSONText.anyChar, anyTail])])
+        } else {
+            body = build(0, words.count, 0)
+        }
         let trie = grammar.declareRule(name: "name-not-in")
-        grammar.define(trie, as: build(root))
+        grammar.define(trie, as: body)
         return .rule(trie)
     }
 }
