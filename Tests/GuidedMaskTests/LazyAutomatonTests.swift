@@ -77,6 +77,35 @@ import GuidedTokenizers
         #expect(g.cacheStatistics.states >= 650)
     }
 
+    /// A repeat too long to inline (30,000 copies of a 63-node character rule) is split into blocks of
+    /// 128 called as one rule; masks stay exact across block ends, before the minimum, and at the
+    /// maximum.
+    @Test func longRepeatInBlocksStaysExact() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        let letters = alphabet.map { "\"\($0)\"" }
+        let hundred = String(repeating: "a", count: 100)
+        //                                0    1     2        3: </s>
+        let vocab = S.vocabulary(["a", "ab", hundred])
+        let g = try S.compiled(gbnf: "root ::= c{130,30000}\nc ::= \(letters.joined(separator: " | "))", vocab)
+        #expect(g.keptRules.contains { $0.hasSuffix("{128}") }, "the repeat was not split into blocks: \(g.keptRules)")
+        var m = GrammarMatcher(g)
+        var used = 0
+        func advance(to target: Int) throws {
+            while target - used >= 100 { try m.accept(token: 2); used += 100 }
+            while used < target { try m.accept(token: 0); used += 1 }
+        }
+        for stop in [0, 27, 28, 29, 126, 127, 128, 129, 130, 131, 255, 256, 257, 29_899, 29_900, 29_998, 29_999, 30_000] {
+            try advance(to: stop)
+            let room = 30_000 - used
+            var expected: [Int] = []
+            if room >= 1 { expected.append(0) }
+            if room >= 2 { expected.append(1) }
+            if room >= 100 { expected.append(2) }
+            if used >= 130 { expected.append(3) }
+            #expect(try S.allowed(&m) == expected, "after \(used) characters")
+        }
+    }
+
     @Test func allByteValuesAsLiteralsCompile() throws {
         let vocab = S.vocabulary(["a", "\u{00E9}", "xyz"])
         let everyByte = GrammarExpr.choice((0..<256).map { .bytes([UInt8($0)]) })

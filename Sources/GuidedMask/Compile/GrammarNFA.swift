@@ -38,8 +38,19 @@ struct GrammarNFA {
     var stateCount: Int { label.count }
 
     init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
-        let grammar = LongRepeatClones.rewrite(DirectLeftRecursion.rewrite(original))
-        let selection = try RuleSelection(grammar: grammar)
+        var grammar = DirectLeftRecursion.rewrite(original)
+        var selection = try RuleSelection(grammar: grammar)
+        if selection.inliningOverBudget {
+            // Long repeats of a small rule (huge `maxLength`s) would otherwise make that rule a call per
+            // character; in blocks it stays inlined. Only here: inlined whole, a repeat's states are
+            // plain byte states everywhere, while blocks make the last characters before each block's
+            // end stack-dependent for the tokens that cross it.
+            let blocked = LongRepeatBlocks.rewrite(grammar)
+            if blocked.rules.count != grammar.rules.count {
+                grammar = blocked
+                selection = try RuleSelection(grammar: grammar)
+            }
+        }
         ruleNames = selection.kept.map { grammar.rules[$0].name }
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
         for rule in selection.kept {

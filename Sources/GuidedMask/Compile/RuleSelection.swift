@@ -16,6 +16,9 @@ struct RuleSelection {
     /// Per grammar rule: some rule body refers to it more than once in tail position, so an inlined copy
     /// is built once per end state and shared (`NFABuilder`).
     var tailShared: [Bool]
+    /// Inlining every rule that is not recursive or big would pass `inlinedNodeBudget`, so rules with
+    /// many copies had to stay rules (see `GrammarNFA.init`, which then splits long repeats into blocks).
+    var inliningOverBudget = false
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
@@ -72,6 +75,7 @@ struct RuleSelection {
         var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
                                        copies: copies, useCount: useCount, copiesThreshold: Int.max)
         if selected.total > Self.inlinedNodeBudget {
+            inliningOverBudget = true
             selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
                                        copies: copies, useCount: useCount, copiesThreshold: Self.copiesThreshold)
         }
