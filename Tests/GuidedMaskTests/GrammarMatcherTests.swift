@@ -146,8 +146,9 @@ import GuidedTokenizers
         var limits = MaskLimits()
         limits.maxStacks = 2
         let vocab = S.vocabulary(["a"])
-        // Three ways to read "a" at once.
-        let grammar = try Grammar(gbnf: "root ::= x | y | z\nx ::= \"a\" x | \"a\"\ny ::= \"a\" y | \"a\"\nz ::= \"a\" z | \"a\"")
+        // Three ways to read "a" at once, each a real recursion (not in tail position, so a stack each:
+        // tail-only cycles are inlined into the automaton and need none).
+        let grammar = try Grammar(gbnf: "root ::= x | y | z\nx ::= \"a\" x \"b\" | \"a\"\ny ::= \"a\" y \"c\" | \"a\"\nz ::= \"a\" z \"d\" | \"a\"")
         let g = try CompiledGrammar(grammar, vocabulary: VocabularyIndex(vocab), limits: limits)
         var m = GrammarMatcher(g)
         #expect(throws: MatcherError.tooManyStacks(limit: 2)) { try m.accept(token: 0) }

@@ -106,6 +106,34 @@ import GuidedTokenizers
         }
     }
 
+    /// Rules that refer to each other only in tail position (the rule per state that a large string
+    /// automaton becomes) are a regular language: they are inlined, the cycle closed by ε-edges, and no
+    /// call is left. Here `a` = (xz)*(x|y).
+    @Test func rightLinearCyclesAreInlined() throws {
+        //                                 0     1    2    3    4     5       6: </s>
+        let vocab = S.vocabulary(["\"", "x", "y", "z", "xz", "x\""])
+        let g = try S.compiled(gbnf: """
+            root ::= "\\"" a "\\""
+            a ::= "x" b | "y"
+            b ::= "z" a | ""
+            """, vocab)
+        #expect(g.keptRules == ["root"])
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == [0])
+        try m.accept(token: 0)
+        for _ in 0..<3 {
+            #expect(try S.allowed(&m) == [1, 2, 4, 5])
+            try m.accept(token: 1)
+            #expect(try S.allowed(&m) == [0, 3])
+            try m.accept(token: 3)
+        }
+        #expect(try S.allowed(&m) == [1, 2, 4, 5])
+        try m.accept(token: 2)
+        #expect(try S.allowed(&m) == [0])
+        try m.accept(token: 0)
+        #expect(try S.allowed(&m) == [6])
+    }
+
     @Test func allByteValuesAsLiteralsCompile() throws {
         let vocab = S.vocabulary(["a", "\u{00E9}", "xyz"])
         let everyByte = GrammarExpr.choice((0..<256).map { .bytes([UInt8($0)]) })

@@ -39,14 +39,20 @@ struct RuleSelection {
         var tailShared = Array(repeating: false, count: n)
         // tailSeen[t] == i: rule i already refers to t in tail position.
         var tailSeen = Array(repeating: -1, count: n)
+        // Per reference: it is in tail position (nothing of the referring body follows it).
+        var tails: [[Bool]] = Array(repeating: [], count: n)
         for (i, rule) in grammar.rules.enumerated() {
             var out: [Int] = []
             var outCopies: [Int] = []
-            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, rule: i, tailSeen: &tailSeen, shared: &tailShared)
+            var outTail: [Bool] = []
+            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, &outTail, rule: i, tailSeen: &tailSeen, shared: &tailShared)
             for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs[i] = out
             copies[i] = outCopies
+            tails[i] = outTail
         }
+        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes)
+        for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = Array(repeating: false, count: n)
         keep[grammar.start.index] = true
         // Iterative DFS with colors: 0 white, 1 on the path, 2 done. Back edges mark their target.
@@ -62,7 +68,7 @@ struct RuleSelection {
                 useCount[t] = min(useCount[t] + copies[r][k], 1 << 40)
                 switch color[t] {
                 case 0: color[t] = 1; stack.append((t, 0))
-                case 1: keep[t] = true
+                case 1: if group[t] < 0 { keep[t] = true }
                 default: break
                 }
             } else {
@@ -73,11 +79,11 @@ struct RuleSelection {
         // Calls of tiny rules make masks slow, so first try keeping rules for their size only; keep the
         // many-copies rules too when that would make the automaton too big.
         var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
-                                       copies: copies, useCount: useCount, copiesThreshold: Int.max)
+                                       copies: copies, useCount: useCount, group: group, copiesThreshold: Int.max)
         if selected.total > Self.inlinedNodeBudget {
             inliningOverBudget = true
             selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
-                                       copies: copies, useCount: useCount, copiesThreshold: Self.copiesThreshold)
+                                       copies: copies, useCount: useCount, group: group, copiesThreshold: Self.copiesThreshold)
         }
         keep = selected.keep
 
@@ -96,13 +102,30 @@ struct RuleSelection {
     /// Marks as kept the rules referenced more than once whose inlined size, or whose copies together,
     /// pass the thresholds; returns the marks and the inlined node count of every kept rule together.
     private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], copies: [[Int]],
-                                   useCount: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
+                                   useCount: [Int], group: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
         var keep = initial
         let n = keep.count
-        // Inlined size of each reachable rule, in post-order of the (now acyclic) inlined-reference graph.
+        // Inlined size of each reachable rule, in post-order of the (now acyclic apart from right-linear
+        // groups) inlined-reference graph. A group is inlined as a whole: each of its rules costs the
+        // whole group, its references inside the group are ε-edges.
         var inlined = Array(repeating: -1, count: n)
+        var groupSize: [Int: Int] = [:]
         func size(_ r: Int) -> Int {
             if inlined[r] >= 0 { return inlined[r] }
+            let g = group[r]
+            if g >= 0 {
+                if let known = groupSize[g] { return known }
+                groupSize[g] = 1 << 40   // (a cycle back into the group while summing it)
+                var total = 0
+                for m in 0..<n where group[m] == g {
+                    total = min(total + sizes[m], 1 << 40)
+                    for (k, t) in refs[m].enumerated() where group[t] != g && !keep[t] {
+                        total = min(total + min(copies[m][k], 1 << 20) * size(t), 1 << 40)
+                    }
+                }
+                groupSize[g] = total
+                return total
+            }
             var total = sizes[r]
             for (k, t) in refs[r].enumerated() where !keep[t] { total = min(total + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
             inlined[r] = min(total, 1 << 40)
@@ -120,10 +143,77 @@ struct RuleSelection {
         for r in 0..<n where reachable[r] && keep[r] {
             // A kept rule's own automaton: its body with the rules it inlines (size(r) returned 1 for it).
             var body = sizes[r]
-            for (k, t) in refs[r].enumerated() where !keep[t] { body = min(body + min(copies[r][k], 1 << 20) * inlined[t], 1 << 40) }
+            for (k, t) in refs[r].enumerated() where !keep[t] { body = min(body + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
             total = min(total + body, 1 << 40)
         }
         return (keep, total)
+    }
+
+    /// Rules that refer to each other in cycles only through tail references (right-linear: the rule
+    /// per state that a large string automaton becomes) describe a regular language. They need not
+    /// stay rules: `NFABuilder` builds each once per end state and closes the cycles with ε-edges into
+    /// the copies already begun. Per rule: its group number, or -1. Groups over `rightLinearNodes`
+    /// expression nodes or `rightLinearRules` rules are left as rules (the builder recurses once per
+    /// rule of a chain).
+    static let rightLinearNodes = 50_000
+    static let rightLinearRules = 1_024
+
+    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int]) -> [Int] {
+        let n = refs.count
+        // Tarjan's strongly connected components, iteratively.
+        var index = Array(repeating: -1, count: n), low = Array(repeating: 0, count: n)
+        var onStack = Array(repeating: false, count: n)
+        var component = Array(repeating: -1, count: n)
+        var sccStack: [Int] = []
+        var counter = 0, components = 0
+        for root in 0..<n where index[root] < 0 {
+            var work: [(rule: Int, next: Int)] = [(root, 0)]
+            index[root] = counter; low[root] = counter; counter += 1
+            sccStack.append(root); onStack[root] = true
+            while let (r, k) = work.last {
+                if k < refs[r].count {
+                    work[work.count - 1].next += 1
+                    let t = refs[r][k]
+                    if index[t] < 0 {
+                        index[t] = counter; low[t] = counter; counter += 1
+                        sccStack.append(t); onStack[t] = true
+                        work.append((t, 0))
+                    } else if onStack[t] {
+                        low[r] = min(low[r], index[t])
+                    }
+                } else {
+                    work.removeLast()
+                    if let (p, _) = work.last { low[p] = min(low[p], low[r]) }
+                    if low[r] == index[r] {
+                        while let m = sccStack.popLast() {
+                            onStack[m] = false
+                            component[m] = components
+                            if m == r { break }
+                        }
+                        components += 1
+                    }
+                }
+            }
+        }
+        // A component qualifies when it has a cycle, every reference inside it is a tail reference,
+        // and it is not too big.
+        var cyclic = Array(repeating: false, count: components)
+        var linear = Array(repeating: true, count: components)
+        var nodes = Array(repeating: 0, count: components)
+        var members = Array(repeating: 0, count: components)
+        for r in 0..<n {
+            let c = component[r]
+            nodes[c] += sizes[r]
+            members[c] += 1
+            for (k, t) in refs[r].enumerated() where component[t] == c {
+                cyclic[c] = true
+                if !tails[r][k] { linear[c] = false }
+            }
+        }
+        return (0..<n).map { r in
+            let c = component[r]
+            return cyclic[c] && linear[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
+        }
     }
 
     /// Appends the rules `e` refers to, each with how many copies inlining makes (`copies` per copy of
@@ -133,12 +223,13 @@ struct RuleSelection {
     /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
     /// the member and once when it is absent.
     private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
-                                rule: Int, tailSeen: inout [Int], shared: inout [Bool]) -> Int {
+                                _ outTail: inout [Bool], rule: Int, tailSeen: inout [Int], shared: inout [Bool]) -> Int {
         switch e {
         case .empty, .nothing, .byteSet: return 1
         case .bytes(let b): return max(1, b.count)
         case .rule(let r):
             out.append(r.index)
+            outTail.append(tail)
             if tail && r.index >= 0 && r.index < tailSeen.count {
                 if tailSeen[r.index] == rule {
                     shared[r.index] = true
@@ -152,17 +243,17 @@ struct RuleSelection {
         case .sequence(let parts):
             var s = 1
             for (i, p) in parts.enumerated() {
-                s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies,
+                s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies, &outTail,
                              rule: rule, tailSeen: &tailSeen, shared: &shared)
             }
             return s
         case .choice(let parts):
             var s = 1
-            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, rule: rule, tailSeen: &tailSeen, shared: &shared) }
+            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen, shared: &shared) }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? (lo + 1))
-            let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies,
+            let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies, &outTail,
                             rule: rule, tailSeen: &tailSeen, shared: &shared)
             return 1 + s * times
         }
