@@ -8,6 +8,8 @@ import GuidedGrammar
 /// bodies of objects and arrays) is inlined, which makes the regular parts of the grammar plain automaton
 /// states that the mask walk steps through with one table lookup per byte.
 /// Large rules referenced from several places are kept too, so inlining never multiplies big automata.
+/// Cycles made only of tail references (right-linear groups, see `rightLinearGroups`) are regular and
+/// are not cut: their rules are built as shared copies whose cycles close with ε-edges.
 struct RuleSelection {
     /// Per grammar rule: its index among kept rules, or -1 when inlined.
     var keptIndex: [Int]
