@@ -291,12 +291,14 @@ extension Grammar {
     /// The same grammar without rules unreachable from the start rule (rule ids renumbered).
     func prunedToReachable() -> Grammar {
         var reachable: [Int] = [start.index]
-        var index: [Int: Int] = [start.index: 0]
+        // New index of each old rule, -1 while unreached (an array: this runs over every reference).
+        var index = [Int](repeating: -1, count: rules.count)
+        index[start.index] = 0
         var i = 0
         func scan(_ e: GrammarExpr) {
             switch e {
             case .rule(let r):
-                if index[r.index] == nil { index[r.index] = reachable.count; reachable.append(r.index) }
+                if index[r.index] < 0 { index[r.index] = reachable.count; reachable.append(r.index) }
             case .sequence(let parts), .choice(let parts): parts.forEach(scan)
             case .repeat(let inner, _, _): scan(inner)
             default: break
@@ -308,7 +310,7 @@ extension Grammar {
         func renumbered(_ e: GrammarExpr) -> GrammarExpr? {
             switch e {
             case .rule(let r):
-                let k = index[r.index]!
+                let k = index[r.index]
                 return k == r.index ? nil : .rule(RuleID(k))
             case .sequence(let parts): return renumbered(parts).map { .sequence($0) }
             case .choice(let parts): return renumbered(parts).map { .choice($0) }

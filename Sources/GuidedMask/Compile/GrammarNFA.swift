@@ -196,8 +196,12 @@ struct GrammarNFA {
         let ruleCount = ruleStart.count
         // States of rule k reachable from its start without reading a byte (ε and calls of nullable
         // rules), and the rules called on the way.
+        // Visited marks by walk number (one array for all walks instead of a hashed set per walk).
+        var visited = [Int32](repeating: 0, count: stateCount)
+        var walk: Int32 = 0
         func zeroByteReach(_ k: Int, _ nullable: [Bool]) -> (final: Bool, callees: Set<Int>) {
-            var seen: Set<Int32> = [ruleStart[k]]
+            walk += 1
+            visited[Int(ruleStart[k])] = walk
             var stack = [ruleStart[k]]
             var callees = Set<Int>()
             var reachedFinal = false
@@ -206,12 +210,13 @@ struct GrammarNFA {
                 if isFinal[i] { reachedFinal = true }
                 for e in Int(epsilonStart[i])..<Int(epsilonStart[i + 1]) {
                     let t = epsilonTargets[e]
-                    if live[Int(t)] && seen.insert(t).inserted { stack.append(t) }
+                    if live[Int(t)] && visited[Int(t)] != walk { visited[Int(t)] = walk; stack.append(t) }
                 }
                 if usableCall(i) {
                     let c = Int(callee[i])
                     callees.insert(c)
-                    if nullable[c] && seen.insert(target[i]).inserted { stack.append(target[i]) }
+                    let t = target[i]
+                    if nullable[c] && visited[Int(t)] != walk { visited[Int(t)] = walk; stack.append(t) }
                 }
             }
             return (reachedFinal, callees)
