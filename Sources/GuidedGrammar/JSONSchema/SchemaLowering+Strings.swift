@@ -149,10 +149,15 @@ extension SchemaLowering {
         func build(_ lo: Int, _ hi: Int, _ depth: Int) -> GrammarExpr {
             var alts: [GrammarExpr] = []
             let terminal = words[lo].count == depth
-            var first = terminal ? lo + 1 : lo
-            var next: [UInt32] = []
-            var i = first
-            while i < hi { next.append(words[i][depth]); let c = words[i][depth]; while i < hi && words[i][depth] == c { i += 1 } }
+            // The children: the next scalar and the range of words that continue with it.
+            var children: [(scalar: UInt32, lo: Int, hi: Int)] = []
+            var i = terminal ? lo + 1 : lo
+            while i < hi {
+                let c = words[i][depth], start = i
+                while i < hi && words[i][depth] == c { i += 1 }
+                children.append((c, start, i))
+            }
+            let next = children.map(\.scalar)
             if !terminal { alts.append(.empty) }
             if onlyPlain {
                 var rest = plain
@@ -162,12 +167,8 @@ extension SchemaLowering {
             } else {
                 alts.append(.seq([JSONText.anyChar(except: next), anyTail]))
             }
-            while first < hi {
-                let c = words[first][depth]
-                var end = first
-                while end < hi && words[end][depth] == c { end += 1 }
-                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(first, end, depth + 1)]))
-                first = end
+            for child in children {
+                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(child.scalar)!)), build(child.lo, child.hi, depth + 1)]))
             }
             return .alt(alts)
         }

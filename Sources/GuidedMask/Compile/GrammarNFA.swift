@@ -94,18 +94,20 @@ struct GrammarNFA {
     /// (bounds and uniqueness checks on every store) it was a sixth of compiling a typical schema.
     private mutating func computeLiveness() {
         let n = stateCount, ruleCount = ruleStart.count
-        var liveOut = [Bool](repeating: false, count: n)
-        var productiveOut = [Bool](repeating: false, count: ruleCount)
-        // Reverse edges: plain (ε, bytes) by target; call sites by return target and by callee, as
-        // linked lists threaded through `nextByTarget`/`nextByCallee`.
-        var plainStart = [Int32](repeating: 0, count: n + 1)
-        var siteByTarget = [Int32](repeating: -1, count: n)
-        var nextByTarget = [Int32](repeating: -1, count: n)
-        var siteByCallee = [Int32](repeating: -1, count: ruleCount)
-        var nextByCallee = [Int32](repeating: -1, count: n)
-        var ruleOfStart = [Int32](repeating: -1, count: n)
+        // Scratch tables (freed on return). Reverse edges: plain (ε, bytes) by target, in `preds` from
+        // `plainStart`; call sites by return target and by callee, as linked lists threaded through
+        // `nextByTarget`/`nextByCallee`.
+        let liveOut = Self.scratch(n, false), productiveOut = Self.scratch(ruleCount, false)
+        let plainStart = Self.scratch(n + 1, Int32(0)), fill = Self.scratch(n + 1, Int32(0))
+        let siteByTarget = Self.scratch(n, Int32(-1)), nextByTarget = Self.scratch(n, Int32(-1))
+        let siteByCallee = Self.scratch(ruleCount, Int32(-1)), nextByCallee = Self.scratch(n, Int32(-1))
+        let ruleOfStart = Self.scratch(n, Int32(-1))
+        var preds = Self.scratch(0, Int32(0))
+        defer {
+            for b in [plainStart, fill, siteByTarget, nextByTarget, siteByCallee, nextByCallee, ruleOfStart, preds] { b.deallocate() }
+            liveOut.deallocate(); productiveOut.deallocate()
+        }
         for (k, s) in ruleStart.enumerated() { ruleOfStart[Int(s)] = Int32(k) }
-        var preds: [Int32] = []
         var work: [Int32] = []
         work.reserveCapacity(n)
         epsilonStart.withUnsafeBufferPointer { epsStart in
@@ -113,11 +115,6 @@ struct GrammarNFA {
         label.withUnsafeBufferPointer { label in
         target.withUnsafeBufferPointer { target in
         callee.withUnsafeBufferPointer { callee in
-        plainStart.withUnsafeMutableBufferPointer { plainStart in
-        siteByTarget.withUnsafeMutableBufferPointer { siteByTarget in
-        nextByTarget.withUnsafeMutableBufferPointer { nextByTarget in
-        siteByCallee.withUnsafeMutableBufferPointer { siteByCallee in
-        nextByCallee.withUnsafeMutableBufferPointer { nextByCallee in
             for s in 0..<n {
                 for i in Int(epsStart[s])..<Int(epsStart[s + 1]) { plainStart[Int(epsTargets[i]) + 1] += 1 }
                 if label[s] == Self.labelClasses { plainStart[Int(target[s]) + 1] += 1 }
@@ -128,45 +125,48 @@ struct GrammarNFA {
                 }
             }
             for i in 0..<n { plainStart[i + 1] += plainStart[i] }
-            var fill = Array(plainStart)
-            preds = [Int32](repeating: 0, count: Int(plainStart[n]))
-            preds.withUnsafeMutableBufferPointer { preds in
-            fill.withUnsafeMutableBufferPointer { fill in
-            liveOut.withUnsafeMutableBufferPointer { live in
-            productiveOut.withUnsafeMutableBufferPointer { productive in
-            ruleOfStart.withUnsafeBufferPointer { ruleOfStart in
-                for s in 0..<n {
-                    for i in Int(epsStart[s])..<Int(epsStart[s + 1]) {
-                        let t = Int(epsTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
-                    }
-                    if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
+            _ = fill.update(fromContentsOf: plainStart)
+            preds.deallocate()
+            preds = Self.scratch(Int(plainStart[n]), Int32(0))
+            for s in 0..<n {
+                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) {
+                    let t = Int(epsTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
                 }
-                for f in ruleFinal where !live[Int(f)] { live[Int(f)] = true; work.append(f) }
-                while let x = work.popLast() {
-                    let xi = Int(x)
-                    for i in Int(plainStart[xi])..<Int(plainStart[xi + 1]) {
-                        let p = Int(preds[i])
-                        if !live[p] { live[p] = true; work.append(Int32(p)) }
-                    }
-                    var p = siteByTarget[xi]
-                    while p >= 0 {
-                        if productive[Int(callee[Int(p)])] && !live[Int(p)] { live[Int(p)] = true; work.append(p) }
-                        p = nextByTarget[Int(p)]
-                    }
-                    let k = Int(ruleOfStart[xi])
-                    if k >= 0 && !productive[k] {
-                        productive[k] = true
-                        var q = siteByCallee[k]
-                        while q >= 0 {
-                            if live[Int(target[Int(q)])] && !live[Int(q)] { live[Int(q)] = true; work.append(q) }
-                            q = nextByCallee[Int(q)]
-                        }
+                if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
+            }
+            let live = liveOut, productive = productiveOut
+            for f in ruleFinal where !live[Int(f)] { live[Int(f)] = true; work.append(f) }
+            while let x = work.popLast() {
+                let xi = Int(x)
+                for i in Int(plainStart[xi])..<Int(plainStart[xi + 1]) {
+                    let p = Int(preds[i])
+                    if !live[p] { live[p] = true; work.append(Int32(p)) }
+                }
+                var p = siteByTarget[xi]
+                while p >= 0 {
+                    if productive[Int(callee[Int(p)])] && !live[Int(p)] { live[Int(p)] = true; work.append(p) }
+                    p = nextByTarget[Int(p)]
+                }
+                let k = Int(ruleOfStart[xi])
+                if k >= 0 && !productive[k] {
+                    productive[k] = true
+                    var q = siteByCallee[k]
+                    while q >= 0 {
+                        if live[Int(target[Int(q)])] && !live[Int(q)] { live[Int(q)] = true; work.append(q) }
+                        q = nextByCallee[Int(q)]
                     }
                 }
-            }}}}}
-        }}}}}}}}}}
-        live = liveOut
-        productive = productiveOut
+            }
+        }}}}}
+        live = Array(liveOut)
+        productive = Array(productiveOut)
+    }
+
+    /// A raw buffer of `count` copies of `value`, for scratch tables the caller frees.
+    private static func scratch<T>(_ count: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
+        let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        b.initialize(repeating: value)
+        return b
     }
 
     /// True when the byte edge of state s reads class `cls`. Class lists are sorted, so a binary search;

@@ -112,6 +112,8 @@ struct RuleSelection {
         // whole group, its references inside the group are ε-edges.
         var inlined = Array(repeating: -1, count: n)
         var groupSize: [Int: Int] = [:]
+        var membersOf: [Int: [Int]] = [:]
+        for r in 0..<n where group[r] >= 0 { membersOf[group[r], default: []].append(r) }
         func size(_ r: Int) -> Int {
             if inlined[r] >= 0 { return inlined[r] }
             let g = group[r]
@@ -119,7 +121,7 @@ struct RuleSelection {
                 if let known = groupSize[g] { return known }
                 groupSize[g] = 1 << 40   // (a cycle back into the group while summing it)
                 var total = 0
-                for m in 0..<n where group[m] == g {
+                for m in membersOf[g]! {
                     total = min(total + sizes[m], 1 << 40)
                     for (k, t) in refs[m].enumerated() where group[t] != g && !keep[t] {
                         total = min(total + min(copies[m][k], 1 << 20) * size(t), 1 << 40)
