@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GuidedGrammar
 import Synchronization
 
@@ -20,8 +15,8 @@ import Synchronization
 /// a byte of its class in its state (`materialize`), so a large JSON Schema costs at compile time what its
 /// NFA costs, and at run time what the matchers actually visit (a trie walk in a state typically tries
 /// a few byte classes of most states it reaches, not all of them). The tables are reserved at their maximum
-/// size up front (zero-filled pages the kernel maps only when touched) so they never move while matchers
-/// read them without a lock.
+/// size up front (zero-filled pages the kernel maps only when touched, recycled across grammars by
+/// `ZeroedRegions`) so they never move while matchers read them without a lock.
 final class GrammarAutomaton: @unchecked Sendable {
     // @unchecked: the raw tables are written only inside `builder`'s lock, and only in rows/entries no
     // reader can reach yet: a row entry pointing to a new state is stored after the state's flags and
@@ -68,14 +63,14 @@ final class GrammarAutomaton: @unchecked Sendable {
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
         let (cells, overflow) = states.multipliedReportingOverflow(by: classes.count)
-        let nextTable: UnsafeMutablePointer<Int32>? = overflow ? nil : Self.zeroed(cells)
-        let flagTable: UnsafeMutablePointer<UInt8>? = Self.zeroed(states)
-        let callStartTable: UnsafeMutablePointer<Int32>? = Self.zeroed(states + 1)
-        let callTable: UnsafeMutablePointer<Int32>? = Self.zeroed(2 * callEdges)
+        let nextTable: UnsafeMutablePointer<Int32>? = overflow ? nil : ZeroedRegions.take(cells)
+        let flagTable: UnsafeMutablePointer<UInt8>? = ZeroedRegions.take(states)
+        let callStartTable: UnsafeMutablePointer<Int32>? = ZeroedRegions.take(states + 1)
+        let callTable: UnsafeMutablePointer<Int32>? = ZeroedRegions.take(2 * callEdges)
         guard let nextTable, let flagTable, let callStartTable, let callTable else {
-            // Give back whatever was reserved before the refusal.
-            nextTable.map { Self.unmap($0) }; flagTable.map { Self.unmap($0) }
-            callStartTable.map { Self.unmap($0) }; callTable.map { Self.unmap($0) }
+            // Give back whatever was reserved before the refusal (none of it written).
+            nextTable.map { ZeroedRegions.give($0, written: 0) }; flagTable.map { ZeroedRegions.give($0, written: 0) }
+            callStartTable.map { ZeroedRegions.give($0, written: 0) }; callTable.map { ZeroedRegions.give($0, written: 0) }
             classOfPointer.deallocate()
             throw .automatonTooLarge(rule: nfa.ruleNames[0], limit: limits.maxAutomatonStates)
         }
@@ -92,38 +87,29 @@ final class GrammarAutomaton: @unchecked Sendable {
         let failed = b.exhausted.isSet
         builder = Mutex(b)
         guard start > 0, !failed else {
-            Self.release(next, flags, callStart, calls); classOfPointer.deallocate()
+            let (states, callCount) = builder.withLock { ($0.stateCount, $0.callCount) }
+            Self.release(next, flags, callStart, calls, states: states, classes: classCount, calls: callCount)
+            classOfPointer.deallocate()
             throw .automatonTooLarge(rule: nfa.ruleNames[0], limit: limits.maxAutomatonStates)
         }
         startState = start
     }
 
-    deinit { Self.release(next, flags, callStart, calls); classOfPointer.deallocate() }
-
-    /// Anonymous memory straight from the kernel: zero pages that become resident only when written, so
-    /// reserving the tables at their maximum size costs nothing until states are made. (calloc would
-    /// clear reused heap blocks byte by byte: milliseconds per compile for a 20 MB reservation.)
-    /// nil when the size overflows or the kernel refuses the reservation (the caller throws).
-    private static func zeroed<T>(_ count: Int) -> UnsafeMutablePointer<T>? {
-        let (bytes, overflow) = max(1, count).multipliedReportingOverflow(by: MemoryLayout<T>.stride)
-        guard !overflow, bytes < Int.max / 2 else { return nil }
-        let length = (bytes + 8 + 4095) & ~4095
-        // MAP_NORESERVE: untouched pages are not charged against the commit limit either.
-        guard let raw = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
-              raw != MAP_FAILED else { return nil }
-        // The mapping's length sits in the first 8 bytes, for `unmap`.
-        raw.storeBytes(of: length, as: Int.self)
-        return (raw + 8).bindMemory(to: T.self, capacity: max(1, count))
+    deinit {
+        let (states, callCount) = builder.withLock { ($0.stateCount, $0.callCount) }
+        Self.release(next, flags, callStart, calls, states: states, classes: classCount, calls: callCount)
+        classOfPointer.deallocate()
     }
 
-    private static func unmap<T>(_ p: UnsafeMutablePointer<T>) {
-        let raw = UnsafeMutableRawPointer(p) - 8
-        munmap(raw, raw.load(as: Int.self))
-    }
-
-    private static func release(_ a: UnsafeMutablePointer<Int32>, _ b: UnsafeMutablePointer<UInt8>,
-                                _ c: UnsafeMutablePointer<Int32>, _ d: UnsafeMutablePointer<Int32>) {
-        unmap(a); unmap(b); unmap(c); unmap(d)
+    /// Gives the tables back to the pool, saying how much of each the states made wrote: rows and flags
+    /// of states below `states`, call offsets up to `states`, and `calls` call edges.
+    private static func release(_ next: UnsafeMutablePointer<Int32>, _ flags: UnsafeMutablePointer<UInt8>,
+                                _ callStart: UnsafeMutablePointer<Int32>, _ callTable: UnsafeMutablePointer<Int32>,
+                                states: Int, classes: Int, calls: Int) {
+        ZeroedRegions.give(next, written: states * classes)
+        ZeroedRegions.give(flags, written: states)
+        ZeroedRegions.give(callStart, written: states + 1)
+        ZeroedRegions.give(callTable, written: 2 * calls)
     }
 
     /// Computes the transition of `state` over class `cls` if no one has yet, and returns it. Called by
