@@ -11,21 +11,21 @@ public struct RuleID: Hashable, Sendable, Comparable, CustomStringConvertible {
 /// Everything the front ends produce lowers to this: GBNF rules, regexes (Unicode classes become
 /// alternatives of UTF-8 byte sequences), and JSON Schema. It is engine-agnostic on purpose: the mask
 /// engine decides which parts become lexer automata and which stay context-free.
-public indirect enum GrammarExpr: Hashable, Sendable {
+public enum GrammarExpr: Hashable, Sendable {
     /// The empty string (ε).
     case empty
     /// Matches nothing at all (∅): what an unsatisfiable constraint lowers to.
     case nothing
     /// These bytes, in order.
     case bytes([UInt8])
-    /// One byte from the set.
-    case byteSet(ByteSet)
+    /// One byte from the set. (Boxed: a 32-byte set inline would make every expression that size.)
+    indirect case byteSet(ByteSet)
     /// Each part after the other.
     case sequence([GrammarExpr])
     /// Any one of the alternatives.
     case choice([GrammarExpr])
     /// `min` to `max` repetitions (`max == nil`: unbounded).
-    case `repeat`(GrammarExpr, min: Int, max: Int?)
+    indirect case `repeat`(GrammarExpr, min: Int, max: Int?)
     /// The body of another rule (recursion goes through rules).
     case rule(RuleID)
 }

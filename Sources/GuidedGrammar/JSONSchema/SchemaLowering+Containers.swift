@@ -222,7 +222,15 @@ extension SchemaLowering {
         let pointer = f.objectPointer
         var overflow = false
 
-        func ruleFor(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
+        // Past the declared members, the count k of undeclared ones (s.i = n + k) matters toward
+        // `minProperties`, `maxProperties` and a finite undeclared limit, and for whether a separator is
+        // due. Once a declared member is written and `minProperties` is met without undeclared ones, with
+        // no maximum and no limit, k = 1 is the same state as k = 0: it is folded into it, so the object's
+        // tail (and the undeclared member's name trie inlined in it) is spelled once, not twice.
+        let foldUndeclared = f.maxProperties == nil && undeclaredLimit == Int.max
+        func ruleFor(_ state: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            var s = state
+            if foldUndeclared, s.i > n, s.c > 0, s.c >= f.minProperties { s.i = n }
             if let r = stateRules[s] { return .rule(r) }
             if stateRules.count >= limit { overflow = true; return .nothing }
             let r = me.grammar.declareRule(name: "object:\(pointer)#\(s.i).\(s.c)")
