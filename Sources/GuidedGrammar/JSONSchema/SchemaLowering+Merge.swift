@@ -65,7 +65,7 @@ extension SchemaLowering {
 
     /// Flattened form and merged facts of a conjunction (memoized).
     mutating func analyze(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> (Flattened, SchemaFacts) {
-        if let m = analysisMemo[key] { return m }
+        if let i = analysisIndex[key] { return analyses[i] }
         let flat = try flatten(key)
         var facts = SchemaFacts()
         if flat.unsatisfiable { facts.unsatisfiable = true }
@@ -82,7 +82,8 @@ extension SchemaLowering {
         }
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
-        analysisMemo[key] = (flat, facts)
+        analysisIndex[key] = analyses.count
+        analyses.append((flat, facts))
         return (flat, facts)
     }
 

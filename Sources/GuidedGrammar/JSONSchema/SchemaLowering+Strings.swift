@@ -146,31 +146,29 @@ extension SchemaLowering {
         let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
         let nonPlainTail = onlyPlain ? shared("nonplain-chars") { _ in .seq([JSONText.nonPlainChar, anyTail]) } : .nothing
         // Words lo..<hi share their first `depth` scalars; the first is the shortest (sorted order).
+        // Expressions are built directly (no flattening helpers): a node costs a few small arrays.
+        let sortedWords = words
         func build(_ lo: Int, _ hi: Int, _ depth: Int) -> GrammarExpr {
             var alts: [GrammarExpr] = []
-            let terminal = words[lo].count == depth
-            // The children: the next scalar and the range of words that continue with it.
-            var children: [(scalar: UInt32, lo: Int, hi: Int)] = []
+            let terminal = sortedWords[lo].count == depth
+            if !terminal { alts.append(.empty) }
+            var rest = plain
+            var excluded: [UInt32] = []
+            // The children: each next scalar with the range of words that continue with it.
             var i = terminal ? lo + 1 : lo
             while i < hi {
-                let c = words[i][depth], start = i
-                while i < hi && words[i][depth] == c { i += 1 }
-                children.append((c, start, i))
+                let c = sortedWords[i][depth], start = i
+                while i < hi && sortedWords[i][depth] == c { i += 1 }
+                if onlyPlain { rest.remove(UInt8(c)) } else { excluded.append(c) }
+                alts.append(.sequence([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(start, i, depth + 1)]))
             }
-            let next = children.map(\.scalar)
-            if !terminal { alts.append(.empty) }
             if onlyPlain {
-                var rest = plain
-                for c in next { rest.remove(UInt8(c)) }
-                if !rest.isEmpty { alts.append(.seq([.byteSet(rest), anyTail])) }
+                if !rest.isEmpty { alts.append(.sequence([.byteSet(rest), anyTail])) }
                 alts.append(nonPlainTail)
             } else {
-                alts.append(.seq([JSONText.anyChar(except: next), anyTail]))
+                alts.append(.seq([JSONText.anyChar(except: excluded), anyTail]))
             }
-            for child in children {
-                alts.append(.seq([.bytes(JSONText.encode(Unicode.Scalar(child.scalar)!)), build(child.lo, child.hi, depth + 1)]))
-            }
-            return .alt(alts)
+            return alts.count == 1 ? alts[0] : .choice(alts)
         }
         let body: GrammarExpr
         if words.isEmpty {

@@ -7,7 +7,10 @@ struct SchemaLowering {
     let options: JSONSchemaCompileOptions
     var grammar = Grammar(startName: "root")
     var ruleMemo: [[Conjunct]: RuleID] = [:]
-    var analysisMemo: [[Conjunct]: (Flattened, SchemaFacts)] = [:]
+    /// Analyses by conjunction, as indices into `analyses`: the dictionary then moves small values when it
+    /// grows (the facts are large structs).
+    var analysisIndex: [[Conjunct]: Int] = [:]
+    var analyses: [(Flattened, SchemaFacts)] = []
     var anyValueRule: RuleID? = nil
     var sharedRules: [String: RuleID] = [:]
     var depth = 0
