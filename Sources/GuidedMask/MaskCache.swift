@@ -33,11 +33,11 @@ final class MaskCacheEntry: Sendable {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
-        for w in accepted.indices {
-            var bits = accepted[w] & ~slice.members[w]
-            while bits != 0 {
-                extra.append(UInt32(w * 32 + bits.trailingZeroBitCount))
-                bits &= bits - 1
+        accepted.withUnsafeBufferPointer { a in
+            slice.members.withUnsafeBufferPointer { m in
+                for w in 0..<min(a.count, m.count) where a[w] & ~m[w] != 0 {
+                    Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
+                }
             }
         }
         acceptedList = extra
@@ -45,19 +45,29 @@ final class MaskCacheEntry: Sendable {
         self.uncertain = uncertain
     }
 
-    init(acceptedWords: [UInt32], acceptedCount: Int, uncertain: [UInt32]) {
+    /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
+    /// states allow a handful), else as the bitmask. A cache entry is made at every first visit of a
+    /// state, so the 4,750-word scans here run over raw buffers, and the list pass skips zero words.
+    init(acceptedWords: [UInt32], uncertain: [UInt32]) {
         isDense = false
         slice = nil
-        if acceptedCount <= Self.listThreshold {
-            var list: [UInt32] = []
-            list.reserveCapacity(acceptedCount)
-            for (w, word) in acceptedWords.enumerated() where word != 0 {
-                var bits = word
-                while bits != 0 {
-                    list.append(UInt32(w * 32 + bits.trailingZeroBitCount))
-                    bits &= bits - 1
-                }
+        var list: [UInt32] = []
+        let few: Bool = acceptedWords.withUnsafeBufferPointer { a in
+            // Two words at a time: one population count and one zero test per pair.
+            let pairs = a.count / 2
+            let raw = UnsafeRawPointer(a.baseAddress!)
+            var count = a.count % 2 == 1 ? a[a.count - 1].nonzeroBitCount : 0
+            for i in 0..<pairs { count &+= raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self).nonzeroBitCount }
+            guard count <= Self.listThreshold else { return false }
+            list.reserveCapacity(count)
+            for i in 0..<pairs where raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) != 0 {
+                Self.appendTokens(of: a[2 * i], word: 2 * i, to: &list)
+                Self.appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
             }
+            if a.count % 2 == 1 { Self.appendTokens(of: a[a.count - 1], word: a.count - 1, to: &list) }
+            return true
+        }
+        if few {
             self.acceptedList = list
             self.acceptedWords = []
         } else {
@@ -65,6 +75,16 @@ final class MaskCacheEntry: Sendable {
             self.acceptedList = []
         }
         self.uncertain = uncertain
+    }
+
+    /// Appends the token ids whose bits are set in mask word `word` (LSB-first).
+    @inline(__always)
+    private static func appendTokens(of bits: UInt32, word: Int, to list: inout [UInt32]) {
+        var b = bits
+        while b != 0 {
+            list.append(UInt32(word * 32 + b.trailingZeroBitCount))
+            b &= b - 1
+        }
     }
 
     var byteCount: Int { 64 + acceptedWords.count * 4 + acceptedList.count * 4 + uncertain.count * 4 }

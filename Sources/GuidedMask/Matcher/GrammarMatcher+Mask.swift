@@ -132,8 +132,6 @@ extension GrammarMatcher {
         }
         if !ok { return compiled.store(.dense, for: key) }
         if let base { return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain), for: key) }
-        var count = 0
-        for w in accepted { count += w.nonzeroBitCount }
-        return compiled.store(MaskCacheEntry(acceptedWords: accepted, acceptedCount: count, uncertain: uncertain), for: key)
+        return compiled.store(MaskCacheEntry(acceptedWords: accepted, uncertain: uncertain), for: key)
     }
 }
