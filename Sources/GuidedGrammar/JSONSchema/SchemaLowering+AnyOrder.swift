@@ -137,10 +137,7 @@ extension SchemaLowering {
                 let member = b >= 0 ? memberRule(b, &self) : o.undeclaredMember
                 next.append(.seq([member, .rule(stateRules[t]!)]))
             }
-            var alts: [GrammarExpr] = []
-            if canClose(s) { alts.append(written ? .seq([ws, .literal("}")]) : .literal("}")) }
-            if !next.isEmpty { alts.append(written ? .seq([sep, .alt(next)]) : .alt(next)) }
-            grammar.define(stateRules[s]!, as: .alt(alts))
+            grammar.define(stateRules[s]!, as: closeOrMore(written: written, canClose: canClose(s), more: .alt(next)))
         }
         return .seq([.literal("{"), ws, .rule(stateRules[start]!)])
     }

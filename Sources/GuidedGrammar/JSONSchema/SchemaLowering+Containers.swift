@@ -60,7 +60,10 @@ extension SchemaLowering {
             }
         }
         let first = k > 0 ? prefix[0] : rest
-        return .alt([empty, .seq([open, first, tail, close])])
+        // The empty array shares the opening bracket and its whitespace with the others: one whitespace
+        // run in the automaton instead of two.
+        let elements = GrammarExpr.seq([first, tail, close])
+        return lo == 0 ? .seq([open, .alt([.literal("]"), elements])]) : .seq([open, elements])
     }
 
     // MARK: objects
@@ -243,19 +246,18 @@ extension SchemaLowering {
             // s.c counts declared members written; past the declared ones, k = s.i - n undeclared members.
             let k = max(0, s.i - n)
             let written = s.c > 0 || k > 0
-            let close: GrammarExpr = written ? .seq([me.ws, .literal("}")]) : .literal("}")
             let lead: GrammarExpr = written ? me.sep : .empty
             let nextC = min(s.c + 1, cap)
             if s.i >= n {
-                var alts: [GrammarExpr] = []
-                if s.c + min(k, 1) >= f.minProperties { alts.append(close) }
+                let canClose = s.c + min(k, 1) >= f.minProperties
                 let canAdd = f.maxProperties == nil || s.c + k + 1 <= f.maxProperties!
                 let unlimited = undeclaredLimit == Int.max
+                var more: GrammarExpr = .nothing
                 if !undeclaredMember.isNothing && canAdd && (unlimited || k < undeclaredLimit) {
                     let nextK = min(k + 1, undeclaredCap)
-                    alts.append(.seq([lead, undeclaredMember, ruleFor(State(i: n + nextK, c: s.c, mask: s.mask), &me)]))
+                    more = .seq([undeclaredMember, ruleFor(State(i: n + nextK, c: s.c, mask: s.mask), &me)])
                 }
-                return .alt(alts)
+                return me.closeOrMore(written: written, canClose: canClose, more: more)
             }
             let canAdd = f.maxProperties == nil || s.c + 1 <= f.maxProperties!
             let m = members[s.i]

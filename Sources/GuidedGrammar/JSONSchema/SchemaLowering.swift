@@ -207,6 +207,17 @@ struct SchemaLowering {
         return .seq([sign, .literal(intPart + "." + fracPart), .star(.literal("0"))])
     }
 
+    /// The rest of an object at a point where it may close (`canClose`) or go on with `more` (a member
+    /// and what follows it; `.nothing` if none may follow). Once a member is `written`, both choices
+    /// begin with whitespace, spelled once before the choice: the bounded whitespace run is the
+    /// largest part of a small member's automaton.
+    func closeOrMore(written: Bool, canClose: Bool, more: GrammarExpr) -> GrammarExpr {
+        let close: GrammarExpr = canClose ? .literal("}") : .nothing
+        guard !more.isNothing else { return canClose ? (written ? .seq([ws, close]) : close) : .nothing }
+        guard written else { return .alt([close, more]) }
+        return .seq([ws, .alt([close, .seq([.literal(","), ws, more])])])
+    }
+
     mutating func shared(_ name: String, _ make: (inout SchemaLowering) -> GrammarExpr) -> GrammarExpr {
         if let r = sharedRules[name] { return .rule(r) }
         let r = grammar.declareRule(name: name)
