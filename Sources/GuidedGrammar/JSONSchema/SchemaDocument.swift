@@ -221,11 +221,23 @@ struct SchemaDocument: Sendable {
     }
 
     static func tokens(of pointer: String) -> [String] {
-        guard !pointer.isEmpty else { return [] }
-        return pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+        // Split on the "/" byte (splitting the String itself would walk grapheme clusters); what comes
+        // before the first "/" is not a token.
+        let u = pointer.utf8
+        guard let firstSlash = u.firstIndex(of: UInt8(ascii: "/")) else { return [] }
+        var out: [String] = []
+        var start = u.index(after: firstSlash)
+        while true {
+            let end = u[start...].firstIndex(of: UInt8(ascii: "/")) ?? u.endIndex
+            let token = String(pointer[start..<end])
             // Most tokens have no escapes; this check keeps the common case off the replacing path.
-            guard $0.utf8.contains(UInt8(ascii: "~")) else { return String($0) }
-            return String($0).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if token.utf8.contains(UInt8(ascii: "~")) {
+                out.append(token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~"))
+            } else {
+                out.append(token)
+            }
+            if end == u.endIndex { return out }
+            start = u.index(after: end)
         }
     }
 }
