@@ -39,7 +39,8 @@ struct SchemaDocument: Sendable {
             }
         }
         self.draft = draft
-        try register(root, pointer: "", base: SchemaDocument.defaultBase, isRoot: true)
+        var path: [String] = []
+        try register(root, path: &path, base: SchemaDocument.defaultBase, isRoot: true)
         _ = try node(at: "")
     }
 
@@ -67,49 +68,67 @@ struct SchemaDocument: Sendable {
 
     var idKeyword: String { draft == .draft4 ? "id" : "$id" }
 
-    /// Walks schema positions, recording resources and anchors.
-    private mutating func register(_ value: JSONValue, pointer: String, base: SchemaURI, isRoot: Bool) throws(JSONSchemaCompileError) {
+    /// Walks schema positions, recording resources and anchors. `path` holds the escaped tokens of the
+    /// position; its pointer string is joined only where an `$id` or anchor needs it (most schemas have
+    /// none, and building a string per position was most of this walk).
+    private mutating func register(_ value: JSONValue, path: inout [String], base: SchemaURI, isRoot: Bool) throws(JSONSchemaCompileError) {
         guard case .object(let o) = value else { return }
         var base = base
+        func pointer() -> String { path.isEmpty ? "" : "/" + path.joined(separator: "/") }
         // In drafts 4-7 a `$ref` makes its siblings (including `$id`) inert.
         let refHidesSiblings = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
         if !refHidesSiblings, case .string(let id)? = o[idKeyword] {
             if draft.level <= JSONSchemaDraft.draft7.level, id.hasPrefix("#") {
-                anchors[base.withoutFragment + id] = pointer
+                anchors[base.withoutFragment + id] = pointer()
             } else {
                 let resolved = base.resolving(id)
                 base = resolved.droppingFragment
-                resources[base.withoutFragment] = pointer
+                resources[base.withoutFragment] = pointer()
                 if let f = resolved.fragment, !f.isEmpty, draft.level <= JSONSchemaDraft.draft7.level {
-                    anchors[base.withoutFragment + "#" + f] = pointer
+                    anchors[base.withoutFragment + "#" + f] = pointer()
                 }
             }
         }
-        if isRoot { resources[base.withoutFragment] = pointer; resources[SchemaDocument.defaultBase.withoutFragment] = pointer }
+        if isRoot { resources[base.withoutFragment] = pointer(); resources[SchemaDocument.defaultBase.withoutFragment] = pointer() }
         if draft.level >= JSONSchemaDraft.draft2019_09.level, !refHidesSiblings {
             for key in ["$anchor", "$dynamicAnchor"] {
-                if case .string(let a)? = o[key] { anchors[base.withoutFragment + "#" + a] = pointer }
+                if case .string(let a)? = o[key] { anchors[base.withoutFragment + "#" + a] = pointer() }
             }
         }
         if refHidesSiblings { return }
         for (key, child) in o {
-            let p = pointer + "/" + SchemaDocument.escape(key)
-            switch SchemaKeywords.childKind(key, draft: draft) {
+            let kind = SchemaKeywords.childKind(key, draft: draft)
+            if kind == nil { continue }
+            path.append(SchemaDocument.escape(key))
+            defer { path.removeLast() }
+            switch kind {
             case .schema:
-                try register(child, pointer: p, base: base, isRoot: false)
+                try register(child, path: &path, base: base, isRoot: false)
             case .schemaMap:
                 if case .object(let m) = child {
-                    for (k, v) in m { try register(v, pointer: p + "/" + SchemaDocument.escape(k), base: base, isRoot: false) }
+                    for (k, v) in m {
+                        path.append(SchemaDocument.escape(k))
+                        defer { path.removeLast() }
+                        try register(v, path: &path, base: base, isRoot: false)
+                    }
                 }
             case .schemaArray:
                 if case .array(let a) = child {
-                    for (i, v) in a.enumerated() { try register(v, pointer: p + "/\(i)", base: base, isRoot: false) }
+                    for (i, v) in a.enumerated() {
+                        path.append(String(i))
+                        defer { path.removeLast() }
+                        try register(v, path: &path, base: base, isRoot: false)
+                    }
                 }
             case .schemaOrArray:
                 if case .array(let a) = child {
-                    for (i, v) in a.enumerated() { try register(v, pointer: p + "/\(i)", base: base, isRoot: false) }
+                    for (i, v) in a.enumerated() {
+                        path.append(String(i))
+                        defer { path.removeLast() }
+                        try register(v, path: &path, base: base, isRoot: false)
+                    }
                 } else {
-                    try register(child, pointer: p, base: base, isRoot: false)
+                    try register(child, path: &path, base: base, isRoot: false)
                 }
             case .none:
                 break
