@@ -77,3 +77,42 @@ import Testing
         return 4
     }
 }
+
+/// JSON string characters (`JSONText.chars`) after their UTF-8 sequences are suffix-factored.
+@Suite struct JSONTextCharacterTests {
+    /// One canonically spelled JSON string character, written from the JSON grammar and table 3-7:
+    /// ASCII from U+0020 (DEL included) but `"` and `\`, the short escapes, `\u00xx` (lowercase hex)
+    /// for the other control characters, and every well-formed multi-byte character.
+    static let canonicalCharacter: GrammarExpr = {
+        var plain = ByteSet(range: 0x20...0x7F)
+        plain.remove(0x22); plain.remove(0x5C)
+        var escapes: [GrammarExpr] = ["\\\"", "\\\\", "\\b", "\\f", "\\n", "\\r", "\\t"].map { .literal($0) }
+        let hex = Array("0123456789abcdef".utf8)
+        for c in 0..<0x20 where ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(c) {
+            escapes.append(.bytes(Array("\\u00".utf8) + [hex[c >> 4], hex[c & 15]]))
+        }
+        guard case .choice(let all) = CodePointUTF8ExhaustiveTests.wellFormedCharacter else { return .nothing }
+        return .choice([.byteSet(plain)] + escapes + Array(all.dropFirst()))
+    }()
+
+    @Test func anyCharIsExactlyOneCanonicalCharacter() throws {
+        let ours = try ByteDFA(JSONText.anyChar)
+        let table = try ByteDFA(Self.canonicalCharacter)
+        #expect(try ours.isSubset(of: table))
+        #expect(try table.isSubset(of: ours))
+    }
+
+    @Test func factoringKeepsTheLanguageAndSharesContinuations() throws {
+        let sequences = JSONText.utf8Sequences(0x80, 0x10FFFF)
+        let factored = JSONText.factorSuffixes(sequences)
+        let before = try ByteDFA(.choice(sequences)), after = try ByteDFA(.choice(factored))
+        #expect(try before.isSubset(of: after))
+        #expect(try after.isSubset(of: before))
+        // Every multi-byte sequence ends in a continuation byte: one alternative remains, ending in it.
+        #expect(factored.count == 1)
+        guard case .sequence(let parts)? = factored.first, case .byteSet(let last)? = parts.last else {
+            Issue.record("expected a sequence ending in a byte set"); return
+        }
+        #expect(last == ByteSet(range: 0x80...0xBF))
+    }
+}

@@ -48,6 +48,17 @@ import GuidedSchema
                    accept: ["{\"a\":1,\"b\":2}", "{\"b\":1,\"c\":2}", "{\"a\":1,\"c\":2}"], reject: ["{\"a\":1}", "{\"a\":1,\"b\":2,\"c\":3}", "{}"]),
         SchemaCase(schema: #"{"type":"object","properties":{"a":{},"b":{},"c":{}},"dependentRequired":{"c":["a"]},"additionalProperties":false}"#,
                    accept: ["{\"a\":1,\"c\":2}", "{\"b\":1}", "{\"a\":1}"], reject: ["{\"c\":1}", "{\"b\":1,\"c\":2}"]),
+        // Undeclared members after a required one: with no count to keep, "one more" folds into the state
+        // before it; with minProperties or maxProperties the count still decides.
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}"#,
+                   accept: ["{\"a\":1}", "{\"a\":1,\"x\":2}", "{\"a\":1,\"x\":2,\"y\":[3],\"z\":{}}", "{\"a\": 1 , \"x\": 2 }"],
+                   reject: ["{\"a\":1,}", "{\"a\":1,\"a\":2}", "{\"a\":1,\"x\":2,}", "{\"x\":2}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"minProperties":2}"#,
+                   accept: ["{\"a\":1,\"x\":2}", "{\"a\":1,\"x\":2,\"y\":3}"], reject: ["{\"a\":1}"]),
+        SchemaCase(schema: #"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"maxProperties":2}"#,
+                   accept: ["{\"a\":1}", "{\"a\":1,\"x\":2}"], reject: ["{\"a\":1,\"x\":2,\"y\":3}"]),
+        SchemaCase(schema: #"{"type":"array","items":{"type":"integer"}}"#,
+                   accept: ["[]", "[ ]", "[1]", "[ 1 , 2 ]"], reject: ["[,]", "[1,]", "[ ,1]"]),
         SchemaCase(schema: #"{"type":"object","propertyNames":{"enum":["x","y"]}}"#,
                    accept: ["{}", "{\"x\":1}", "{\"x\":1,\"y\":2}"], reject: ["{\"z\":1}", "{\"x\":1,\"x\":2}"]),
         SchemaCase(schema: #"{"type":"object","required":["id"],"properties":{"id":{"type":"string"}},"not":{"required":["x"]}}"#,
