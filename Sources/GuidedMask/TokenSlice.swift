@@ -18,6 +18,8 @@ final class TokenSlice: @unchecked Sendable {
     /// Trie of every other non-special token.
     let rest: TokenTrie
     let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
+    /// The slice whose rest trie this one shares (it owns `restNodes`), if any.
+    private let restOwner: TokenSlice?
 
     init(vocabulary: TokenVocabulary, maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
         self.maxCharacters = maxCharacters
@@ -35,9 +37,27 @@ final class TokenSlice: @unchecked Sendable {
         rest = try TokenTrie(vocabulary: vocabulary, including: { !inSlice[$0] })
         restNodes = .allocate(capacity: max(1, rest.nodes.count))
         _ = restNodes.initialize(from: rest.nodes)
+        restOwner = nil
     }
 
-    deinit { restNodes.deallocate() }
+    /// The plain tokens of at most `maxCharacters` characters (`counts`: each token's characters if it is
+    /// plain text, else 0), with `unbounded`'s rest trie: the tokens that are not plain text. It is for
+    /// states that provably reject longer plain text (`GrammarMatcher.exactRoom`), so the longer plain
+    /// tokens, left out of both, need no walk.
+    init(plainUpTo maxCharacters: Int, counts: [UInt8], sharing unbounded: TokenSlice) {
+        precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
+        self.maxCharacters = maxCharacters
+        var bits = [UInt32](repeating: 0, count: unbounded.members.count)
+        for (id, n) in counts.enumerated() where n > 0 && Int(n) <= maxCharacters {
+            bits[id >> 5] |= 1 << UInt32(id & 31)
+        }
+        members = bits
+        rest = unbounded.rest
+        restNodes = unbounded.restNodes
+        restOwner = unbounded
+    }
+
+    deinit { if restOwner == nil { restNodes.deallocate() } }
 
     /// Characters in `bytes[start..<end]` if they are all plain JSON string text, else 0.
     static func characterCount(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
@@ -53,7 +73,7 @@ final class TokenSlice: @unchecked Sendable {
         return u == SliceUTF8.boundary ? count : 0
     }
 
-    var byteCount: Int { members.count * 4 + rest.memoryFootprint + restNodes.count * 8 }
+    var byteCount: Int { members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0) }
 }
 
 /// The byte automaton of plain JSON string text: well-formed UTF-8 (no surrogates, nothing past

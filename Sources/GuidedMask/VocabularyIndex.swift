@@ -21,6 +21,10 @@ public final class VocabularyIndex: @unchecked Sendable {
     let duplicatePairs: [UInt32]
     /// Plain-string-text token sets, widest first (see `TokenSlice`).
     let slices: [TokenSlice]
+    /// `exactSlices[r]`: the plain tokens of at most r characters (r < `exactSliceBound`), sharing the
+    /// unbounded slice's rest trie, for string positions with exactly r characters of room left.
+    let exactSlices: [TokenSlice]
+    static let exactSliceBound = 16
     /// Character bounds of the bounded slices: a state needs this many characters of room to use one.
     static let sliceBounds = [Int.max, 16, 8]
 
@@ -48,6 +52,12 @@ public final class VocabularyIndex: @unchecked Sendable {
             }
         }
         slices = built
+        var counts = [UInt8](repeating: 0, count: vocabulary.tokenCount)
+        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
+        for id in 0..<vocabulary.tokenCount where !vocabulary.specialTokenIDs.contains(id) {
+            counts[id] = UInt8(min(255, TokenSlice.characterCount(bytes, Int(offsets[id]), Int(offsets[id + 1]))))
+        }
+        exactSlices = (0..<Self.exactSliceBound).map { TokenSlice(plainUpTo: $0, counts: counts, sharing: built[0]) }
     }
 
     deinit {
@@ -61,6 +71,6 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Bytes held beyond the `TokenVocabulary` itself (trie and flat copies).
     public var memoryFootprint: Int {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
-            + slices.reduce(0) { $0 + $1.byteCount }
+            + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount }
     }
 }

@@ -62,6 +62,22 @@ enum SharedVocabularies {
         #expect(check.mismatches == [])
     }
 
+    /// Positions in short bounded strings take the exact-room slices (plain tokens up to the room, the
+    /// longer ones rejected without a walk): their masks against the reference at every position.
+    @Test func boundedStringsAlongInstances() throws {
+        let schema = #"{"type":"object","properties":{"t":{"type":"string","maxLength":12},"u":{"type":"string","minLength":2,"maxLength":5},"v":{"type":"array","items":{"type":"string","maxLength":3}}},"required":["t","u"],"additionalProperties":false}"#
+        let grammar = try JSONSchemaCompiler.compile(text: schema)
+        var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
+        var rng = SeededGenerator(seed: 12)
+        for text in [#"{"t": "héllo wörld!", "u": "abcde", "v": ["ab", "", "xyz"]}"#, #"{"t": "a b", "u": "xy"}"#,
+                     #"{"t": "日本語のテキスト", "u": "\n\"é"}"#] {
+            let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
+            try check.walk(steps: ids.count, path: ids, rng: &rng, sample: 400)
+        }
+        #expect(check.mismatches == [])
+        #expect(check.checks > 20_000)
+    }
+
     /// Regexes through the regex front end (whole match), over both vocabularies.
     static let regexes = [
         #"[a-z]+( [a-z]+)*"#, #""([^"\\]|\\.)*""#, #"-?(0|[1-9][0-9]*)(\.[0-9]+)?"#, #"(foo|bar){1,3}baz?"#,

@@ -20,7 +20,59 @@ extension GrammarMatcher {
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
         if sliceApplies(slices[1], state: state) { return slices[1] }
         if sliceApplies(unbounded, state: state) { return unbounded }
+        if let r = exactRoom(state: state) { return compiled.vocabulary.exactSlices[r] }
         return slices.dropFirst(2).first { sliceApplies($0, state: state) }
+    }
+
+    /// The room r (1 ..< `VocabularyIndex.exactSliceBound` characters) of a position in a bounded string,
+    /// when it is exact both ways: by byte transitions alone, `state` reads every plain-text string of
+    /// up to r characters, and after r characters no plain character can follow. No state on the way
+    /// may end its rule or call another, so no stack below can read more either. Then the plain tokens
+    /// of at most r characters are allowed and every longer one is rejected, whatever the stack, and
+    /// only the non-plain tokens need a walk (`VocabularyIndex.exactSlices`). Without this, every
+    /// position of a short `maxLength` string walked most of the trie on its first visit (1-3 ms).
+    /// nil when plain text is not bounded this way, or the check passes its budget.
+    func exactRoom(state: Int32) -> Int? {
+        let t = compiled.tables
+        let bound = VocabularyIndex.exactSliceBound
+        let budget = 32 * (bound + 1)
+        let stop = GrammarAutomaton.accepting | GrammarAutomaton.hasCalls
+        var pairs = 0
+        var layer: [Int32] = [state]
+        var seen = Set<Int>()
+        for depth in 0..<bound {
+            // Layer `depth`: the states after `depth` plain characters. Either all of them read every
+            // plain character (go on) or none reads any (the room is `depth`); anything else is no bound.
+            var next: [Int32] = []
+            var nextSeen = Set<Int32>()
+            var readsSome = false, rejectsSome = false
+            seen.removeAll(keepingCapacity: true)
+            var stack: [(state: Int32, u: UInt8)] = layer.map { ($0, SliceUTF8.boundary) }
+            while let (q, u) = stack.popLast() {
+                if !seen.insert(Int(q) * SliceUTF8.stateCount + Int(u)).inserted { continue }
+                pairs += 1
+                if pairs > budget || t.flags[Int(q)] & stop != 0 { return nil }
+                for (cls, u2) in compiled.sliceEdges[Int(u)] {
+                    var target = t.next[Int(q) &* t.classCount &+ cls]
+                    if target == 0 { target = t.automaton.materialize(q, cls) }
+                    if target < 0 {
+                        // A character cut short after its lead byte is no clean bound.
+                        if u != SliceUTF8.boundary { return nil }
+                        rejectsSome = true
+                        continue
+                    }
+                    if u == SliceUTF8.boundary { readsSome = true }
+                    if u2 == SliceUTF8.boundary {
+                        if nextSeen.insert(target).inserted { next.append(target) }
+                    } else {
+                        stack.append((target, u2))
+                    }
+                }
+            }
+            if rejectsSome { return !readsSome && depth >= 1 ? depth : nil }
+            layer = next
+        }
+        return nil
     }
 
     /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
