@@ -21,20 +21,13 @@ final class TokenSlice: @unchecked Sendable {
     /// The slice whose rest trie this one shares (it owns `restNodes`), if any.
     private let restOwner: TokenSlice?
 
-    init(vocabulary: TokenVocabulary, maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
+    /// The plain tokens of at most `maxCharacters` characters, with the trie of every other token.
+    /// `counts` is `plainCharacterCounts(vocabulary)`.
+    init(vocabulary: TokenVocabulary, counts: [UInt8], maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
         self.maxCharacters = maxCharacters
-        var bits = [UInt32](repeating: 0, count: maskWords)
-        var inSlice = [Bool](repeating: false, count: vocabulary.tokenCount)
-        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
-        for id in 0..<vocabulary.tokenCount where !vocabulary.specialTokenIDs.contains(id) {
-            let n = Self.characterCount(bytes, Int(offsets[id]), Int(offsets[id + 1]))
-            if n > 0 && n <= maxCharacters {
-                inSlice[id] = true
-                bits[id >> 5] |= 1 << UInt32(id & 31)
-            }
-        }
+        let bits = Self.members(counts, maxCharacters: maxCharacters, maskWords: maskWords)
         members = bits
-        rest = try TokenTrie(vocabulary: vocabulary, including: { !inSlice[$0] })
+        rest = try TokenTrie(vocabulary: vocabulary, including: { bits[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 })
         restNodes = .allocate(capacity: max(1, rest.nodes.count))
         _ = restNodes.initialize(from: rest.nodes)
         restOwner = nil
@@ -47,17 +40,33 @@ final class TokenSlice: @unchecked Sendable {
     init(plainUpTo maxCharacters: Int, counts: [UInt8], sharing unbounded: TokenSlice) {
         precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
         self.maxCharacters = maxCharacters
-        var bits = [UInt32](repeating: 0, count: unbounded.members.count)
-        for (id, n) in counts.enumerated() where n > 0 && Int(n) <= maxCharacters {
-            bits[id >> 5] |= 1 << UInt32(id & 31)
-        }
-        members = bits
+        members = Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count)
         rest = unbounded.rest
         restNodes = unbounded.restNodes
         restOwner = unbounded
     }
 
     deinit { if restOwner == nil { restNodes.deallocate() } }
+
+    /// Bitmask of the tokens whose `counts` entry is 1 ... `maxCharacters`.
+    private static func members(_ counts: [UInt8], maxCharacters: Int, maskWords: Int) -> [UInt32] {
+        var bits = [UInt32](repeating: 0, count: maskWords)
+        for (id, n) in counts.enumerated() where n > 0 && Int(n) <= maxCharacters {
+            bits[id >> 5] |= 1 << UInt32(id & 31)
+        }
+        return bits
+    }
+
+    /// Per token: its characters if it is plain JSON string text (capped at 255, more than any bounded
+    /// slice holds), else 0; 0 for special tokens.
+    static func plainCharacterCounts(_ vocabulary: TokenVocabulary) -> [UInt8] {
+        var counts = [UInt8](repeating: 0, count: vocabulary.tokenCount)
+        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
+        for id in 0..<vocabulary.tokenCount where !vocabulary.specialTokenIDs.contains(id) {
+            counts[id] = UInt8(min(255, characterCount(bytes, Int(offsets[id]), Int(offsets[id + 1]))))
+        }
+        return counts
+    }
 
     /// Characters in `bytes[start..<end]` if they are all plain JSON string text, else 0.
     static func characterCount(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {

@@ -43,20 +43,17 @@ public final class VocabularyIndex: @unchecked Sendable {
         tokenOffsets = .allocate(capacity: vocabulary.offsets.count)
         _ = tokenOffsets.initialize(from: vocabulary.offsets)
         duplicatePairs = trie.duplicates.flatMap { [$0.primary, $0.duplicate] }
+        let counts = TokenSlice.plainCharacterCounts(vocabulary)
         var built: [TokenSlice] = []
         for bound in Self.sliceBounds {
             do {
-                built.append(try TokenSlice(vocabulary: vocabulary, maxCharacters: bound, maskWords: maskWords))
+                built.append(try TokenSlice(vocabulary: vocabulary, counts: counts, maxCharacters: bound, maskWords: maskWords))
             } catch {
                 throw .vocabulary(error.description)
             }
         }
         slices = built
-        var counts = [UInt8](repeating: 0, count: vocabulary.tokenCount)
-        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
-        for id in 0..<vocabulary.tokenCount where !vocabulary.specialTokenIDs.contains(id) {
-            counts[id] = UInt8(min(255, TokenSlice.characterCount(bytes, Int(offsets[id]), Int(offsets[id + 1]))))
-        }
+        // Index r is the room r; index 0 is never used (`exactRoom` finds a room of at least 1).
         exactSlices = (0..<Self.exactSliceBound).map { TokenSlice(plainUpTo: $0, counts: counts, sharing: built[0]) }
     }
 

@@ -139,26 +139,24 @@ extension SchemaLowering {
     mutating func notIn(_ strings: [String]) -> GrammarExpr {
         // The trie is walked over the sorted, distinct scalar sequences: a node is a range of them
         // sharing a prefix (no node objects or child dictionaries to allocate).
-        var words = Array(Set(strings.map { $0.unicodeScalars.map(\.value) }))
-        words.sort { $0.lexicographicallyPrecedes($1) }
+        let words = Array(Set(strings.map { $0.unicodeScalars.map(\.value) })).sorted { $0.lexicographicallyPrecedes($1) }
         let plain = JSONText.plainCharacters
         let onlyPlain = words.allSatisfy { $0.allSatisfy { $0 < 0x80 && plain.contains(UInt8($0)) } }
         let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
         let nonPlainTail = onlyPlain ? shared("nonplain-chars") { _ in .seq([JSONText.nonPlainChar, anyTail]) } : .nothing
         // Words lo..<hi share their first `depth` scalars; the first is the shortest (sorted order).
         // Expressions are built directly (no flattening helpers): a node costs a few small arrays.
-        let sortedWords = words
         func build(_ lo: Int, _ hi: Int, _ depth: Int) -> GrammarExpr {
             var alts: [GrammarExpr] = []
-            let terminal = sortedWords[lo].count == depth
+            let terminal = words[lo].count == depth
             if !terminal { alts.append(.empty) }
             var rest = plain
             var excluded: [UInt32] = []
             // The children: each next scalar with the range of words that continue with it.
             var i = terminal ? lo + 1 : lo
             while i < hi {
-                let c = sortedWords[i][depth], start = i
-                while i < hi && sortedWords[i][depth] == c { i += 1 }
+                let c = words[i][depth], start = i
+                while i < hi && words[i][depth] == c { i += 1 }
                 if onlyPlain { rest.remove(UInt8(c)) } else { excluded.append(c) }
                 alts.append(.sequence([.bytes(JSONText.encode(Unicode.Scalar(c)!)), build(start, i, depth + 1)]))
             }
