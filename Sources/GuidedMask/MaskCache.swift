@@ -16,6 +16,9 @@ final class MaskCacheEntry: Sendable {
     let acceptedList: [UInt32]
     /// Tokens to check against the real stack, in trie order.
     let uncertain: [UInt32]
+    /// Tokens whose only live path returns from the state's rule and goes on in the caller, by the tail
+    /// the caller must read; checked against the real stack at mask time like `uncertain`.
+    let suffixes: SuffixGroups
     /// A slice all of whose tokens are accepted (string states): the entry then keeps only the tokens
     /// beyond it, not a 19 KB bitmask, so a grammar with thousands of string states fits the cache.
     let slice: TokenSlice?
@@ -24,12 +27,12 @@ final class MaskCacheEntry: Sendable {
     static let dense = MaskCacheEntry()
 
     private init() {
-        isDense = true; acceptedWords = []; acceptedList = []; uncertain = []; slice = nil
+        isDense = true; acceptedWords = []; acceptedList = []; uncertain = []; suffixes = .empty; slice = nil
     }
 
     /// An entry over `slice`: `accepted` (its members plus what the walk of the rest trie added) is
     /// stored as the tokens it holds beyond the slice.
-    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32]) {
+    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
@@ -43,12 +46,13 @@ final class MaskCacheEntry: Sendable {
         acceptedList = extra
         acceptedWords = []
         self.uncertain = uncertain
+        self.suffixes = suffixes
     }
 
     /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
     /// states allow a handful), else as the bitmask. A cache entry is made at every first visit of a
     /// state, so the 4,750-word scans here run over raw buffers, and the list pass skips zero words.
-    init(acceptedWords: [UInt32], uncertain: [UInt32]) {
+    init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
         isDense = false
         slice = nil
         var list: [UInt32] = []
@@ -75,6 +79,7 @@ final class MaskCacheEntry: Sendable {
             self.acceptedList = []
         }
         self.uncertain = uncertain
+        self.suffixes = suffixes
     }
 
     /// Appends the token ids whose bits are set in mask word `word` (LSB-first).
@@ -87,7 +92,7 @@ final class MaskCacheEntry: Sendable {
         }
     }
 
-    var byteCount: Int { 64 + acceptedWords.count * 4 + acceptedList.count * 4 + uncertain.count * 4 }
+    var byteCount: Int { 64 + acceptedWords.count * 4 + acceptedList.count * 4 + uncertain.count * 4 + suffixes.byteCount }
 }
 
 /// The per-grammar cache, keyed by automaton state.

@@ -45,6 +45,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     let ruleNames: [String]
     let nfaStateCount: Int
     let limits: MaskLimits
+    /// What each rule's callers read first after it returns (prunes the uncertain tokens of cache walks).
+    let follow: RuleFollow
 
     private let capacity: Int
     private let builder: Mutex<Builder>
@@ -60,6 +62,7 @@ final class GrammarAutomaton: @unchecked Sendable {
         for b in 0..<256 { classOfPointer[b] = classes.classOf[b] }
         ruleNames = nfa.ruleNames
         nfaStateCount = nfa.stateCount
+        follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
         let (cells, overflow) = states.multipliedReportingOverflow(by: classes.count)
@@ -117,6 +120,14 @@ final class GrammarAutomaton: @unchecked Sendable {
     @inline(never)
     func materialize(_ state: Int32, _ cls: Int) -> Int32 {
         builder.withLock { b in b.buildEntry(state, cls) }
+    }
+
+    /// The kept rule a state belongs to (all of its NFA states are from one rule); nil for the placeholder.
+    func ruleIndex(of state: Int32) -> Int? {
+        builder.withLock { b in
+            guard state > 0, Int(state) < b.sets.count, let s = b.sets[Int(state)].first else { return nil }
+            return RuleFollow.ruleOf(s, b.nfa)
+        }
     }
 
     /// True once a row could not be completed within `MaskLimits` (the missing transitions read as

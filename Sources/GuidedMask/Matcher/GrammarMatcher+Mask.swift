@@ -66,6 +66,7 @@ extension GrammarMatcher {
                 if !entry.uncertain.isEmpty {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
+                if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
                 return
             }
             if !entry.acceptedWords.isEmpty {
@@ -73,13 +74,14 @@ extension GrammarMatcher {
                 if !entry.uncertain.isEmpty {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
+                if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
                 return
             }
             mask.update(repeating: 0, count: words)
         }
         if entry.isDense {
-            var none: [UInt32] = []
-            _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, maxUncertain: 0)
+            var none: [UInt32] = [], noSuffixes: [UInt64] = []
+            _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, suffixes: &noSuffixes, maxUncertain: 0)
             return
         }
         if let slice = entry.slice {
@@ -99,6 +101,7 @@ extension GrammarMatcher {
         if !entry.uncertain.isEmpty {
             walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
         }
+        if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
     }
 
     /// The cached entry for `state`, building it with a trie walk over an unknown stack if needed.
@@ -110,6 +113,7 @@ extension GrammarMatcher {
         let words = compiled.vocabulary.maskWords
         var accepted = [UInt32](repeating: 0, count: words)
         var uncertain: [UInt32] = []
+        var suffixPairs: [UInt64] = []
         // Inside JSON string text most tokens are allowed: take a precomputed slice of them when the
         // state provably accepts all of it, and walk only the trie of the other tokens.
         var view: TrieView? = nil
@@ -122,7 +126,8 @@ extension GrammarMatcher {
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = accepted.withUnsafeMutableBufferPointer { buf in
             walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
-                     maxUncertain: compiled.limits.maxUncertainTokens, trie: view)
+                     suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens, trie: view,
+                     followRule: atBottom ? -1 : compiled.automaton.ruleIndex(of: state) ?? -1)
         }
         engine.truncate(nodes: nodeMark, items: itemMark)
         if engine.overflow {
@@ -131,7 +136,11 @@ extension GrammarMatcher {
             return compiled.store(.dense, for: key)
         }
         if !ok { return compiled.store(.dense, for: key) }
-        if let base { return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain), for: key) }
-        return compiled.store(MaskCacheEntry(acceptedWords: accepted, uncertain: uncertain), for: key)
+        let t = compiled.tables
+        let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets)
+        if let base {
+            return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain, suffixes: suffixes), for: key)
+        }
+        return compiled.store(MaskCacheEntry(acceptedWords: accepted, uncertain: uncertain, suffixes: suffixes), for: key)
     }
 }

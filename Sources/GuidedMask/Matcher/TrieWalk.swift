@@ -17,6 +17,8 @@ struct DepthState: Sendable {
     var itemMark: Int32 = 0
     /// Some path up to here popped into the hole (cache walks only).
     var hole: Bool = false
+    /// The first pop into the hole was on the last byte: the next byte is the first the caller reads.
+    var freshHole: Bool = false
 }
 
 /// The nodes of a token trie to walk: the whole vocabulary's, or a slice's rest.
@@ -73,7 +75,7 @@ extension GrammarMatcher {
         }
         let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
         var next = DepthState(simple: -1, parent: 0, lo: Int32(c.lo), hi: Int32(c.hi), nodeMark: Int32(engine.nodes.count),
-                              itemMark: Int32(engine.items.count), hole: ds.hole || c.hole)
+                              itemMark: Int32(engine.items.count), hole: ds.hole || c.hole, freshHole: !ds.hole && c.hole)
         if c.hi - c.lo == 1 {
             let n = engine.nodes[Int(engine.items[c.lo])]
             if t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state; next.parent = n.parent }
@@ -84,13 +86,19 @@ extension GrammarMatcher {
 
     /// Walks the whole token trie from one stack, setting the bits of the tokens it allows.
     /// In a cache walk (`base == StackEngine.hole`), tokens whose fate depends on the unknown frames
-    /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain`.
+    /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain`. With
+    /// `followRule` (the rule of `state`), a token whose byte right after that rule's return is outside
+    /// the rule's follow set (`RuleFollow`) is rejected there instead: no caller can read it.
+    /// A token whose only live path is the return itself, right before byte k, goes to `suffixes`
+    /// instead, as `token << 16 | k`: its fate is whether the caller reads its bytes from k on, which
+    /// tokens with the same tail share (`SuffixGroups`).
     ///
     /// The loop inlines the common case (one stack, plain top state: one table lookup per trie node)
     /// and calls `slowStep` for the rest.
     @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
-                           uncertain: inout [UInt32], maxUncertain: Int, trie view: TrieView? = nil) -> Bool {
+                           uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int,
+                           trie view: TrieView? = nil, followRule: Int = -1) -> Bool {
         let t = compiled.tables
         let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: compiled.vocabulary.trie.maxDepth)
         beginWalk(state: state, base: base, maxDepth: view.maxDepth)
@@ -129,8 +137,14 @@ extension GrammarMatcher {
                 }
                 switch r {
                 case .rejected:
+                    // Only the hole may still read this byte. Right after the return, the caller reads it
+                    // first: no token goes on unless the byte may follow the rule.
                     if relative && ds.hole {
-                        if !collect(trie, i, i + size, into: &uncertain, max: maxUncertain) { return false }
+                        if !ds.freshHole {
+                            if !collect(trie, i, i + size, into: &uncertain, max: maxUncertain) { return false }
+                        } else if followRule < 0 || t.automaton.follow.follows(followRule, Int(classOf[Int(node.byte)])) {
+                            if !collectSuffixes(trie, i, i + size, at: d, into: &suffixes, max: maxUncertain - uncertain.count) { return false }
+                        }
                     }
                     i += size
                 case .accepted, .live:
@@ -139,13 +153,42 @@ extension GrammarMatcher {
                 case .dead:
                     if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
                     if relative && depths[d + 1].hole {
-                        if !collect(trie, i + 1, i + size, into: &uncertain, max: maxUncertain) { return false }
+                        if depths[d + 1].freshHole {
+                            // Each child's byte is the caller's first: keep only the subtrees it may read.
+                            var j = i + 1
+                            while j < i + size {
+                                let child = trie[j], end = j + child.subtreeSize
+                                if followRule < 0 || t.automaton.follow.follows(followRule, Int(classOf[Int(child.byte)])) {
+                                    if !collectSuffixes(trie, j, end, at: d + 1, into: &suffixes, max: maxUncertain - uncertain.count) {
+                                        return false
+                                    }
+                                }
+                                j = end
+                            }
+                        } else if !collect(trie, i + 1, i + size, into: &uncertain, max: maxUncertain) {
+                            return false
+                        }
                     }
                     i += size
                 }
             }
             return true
         }
+    }
+
+    /// Appends `token << 16 | depth` for the tokens of `trie[from..<to]` (their first `depth` bytes read
+    /// before the return).
+    private func collectSuffixes(_ trie: UnsafeMutablePointer<TokenTrie.Node>, _ from: Int, _ to: Int, at depth: Int,
+                                 into list: inout [UInt64], max: Int) -> Bool {
+        var j = from
+        while j < to {
+            if trie[j].hasToken {
+                list.append(UInt64(trie[j].token) << 16 | UInt64(depth))
+                if list.count > max { return false }
+            }
+            j += 1
+        }
+        return true
     }
 
     private func collect(_ trie: UnsafeMutablePointer<TokenTrie.Node>, _ from: Int, _ to: Int,
