@@ -44,7 +44,12 @@ extension GrammarExpr {
 public struct GrammarRule: Hashable, Sendable {
     public var name: String
     public var body: GrammarExpr
-    public init(name: String, body: GrammarExpr) { self.name = name; self.body = body }
+    /// A hint to the mask compiler: when the rule is referenced from more than one place, keep it as
+    /// one called rule rather than inlining a copy into each. Its automaton states, and the token masks
+    /// cached for them, are then shared by every place that uses it (e.g. the undeclared member of a
+    /// JSON object, written at every position of the object). Never changes the language.
+    public var shared: Bool
+    public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 }
 
 /// A context-free grammar over bytes: rules whose bodies are `GrammarExpr`s, and a start rule.
@@ -76,9 +81,10 @@ public struct Grammar: Hashable, Sendable {
         rules[id.index].body = body
     }
 
+    /// Adds a rule; `shared` is the mask compiler's hint (see `GrammarRule.shared`).
     @discardableResult
-    public mutating func addRule(name: String, body: GrammarExpr) -> RuleID {
-        rules.append(GrammarRule(name: name, body: body))
+    public mutating func addRule(name: String, body: GrammarExpr, shared: Bool = false) -> RuleID {
+        rules.append(GrammarRule(name: name, body: body, shared: shared))
         return RuleID(rules.count - 1)
     }
 

@@ -181,9 +181,11 @@ extension SchemaLowering {
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
         }
         if !undeclaredMember.isNothing {
-            // Several member-automaton states refer to it: as a rule, the mask compiler can share one copy
-            // (the name-exclusion trie alone can run to thousands of automaton states).
-            undeclaredMember = .rule(grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember))
+            // Several member-automaton states refer to it: shared as one called rule, its name-exclusion
+            // trie is one set of automaton states for every position of the object, so their token masks
+            // are computed once, not on the first visit of every key position (milliseconds each in an
+            // object with dozens of declared names).
+            undeclaredMember = .rule(grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true))
         }
 
         // Undeclared members are counted apart from declared ones (k = how many so far). The grammar does not

@@ -177,6 +177,10 @@ private struct Builder {
     private var generation: UInt32 = 0
     private var partial: [Int32: PartialRow] = [:]
     private var perClass: [[Int32]] = []
+    /// Scratch of `makePartialRow`: group ids by hash slot (-1 empty), the slots used, each group's hash.
+    private var groupSlots: [Int32] = []
+    private var usedSlots: [Int32] = []
+    private var groupHashes: [UInt64] = []
 
     init(nfa: GrammarNFA, classCount: Int, capacity: Int, maxCalls: Int, next: UnsafeMutablePointer<Int32>,
          flags: UnsafeMutablePointer<UInt8>, callStart: UnsafeMutablePointer<Int32>, calls: UnsafeMutablePointer<Int32>,
@@ -321,7 +325,7 @@ private struct Builder {
             }
         }
         let g = row.groupOf[cls]
-        let value = intern(closure(row.groups[Int(g)])) ?? -1
+        let value = intern(closure(row.targets(Int(g)))) ?? -1
         completePending()
         // Published last, behind a release fence: a reader that sees an entry finds its state complete
         // (flags, calls) on every architecture, and finds the exhaustion flag set if a limit was hit.
@@ -345,18 +349,41 @@ private struct Builder {
             guard nfa.live[Int(t)] else { continue }
             for j in Int(nfa.labelLow[i])..<Int(nfa.labelHigh[i]) { perClass[Int(nfa.classList[j])].append(t) }
         }
-        var row = PartialRow(groupOf: [UInt16](repeating: UInt16.max, count: classCount), groups: [], remaining: 0)
-        var index: [[Int32]: UInt16] = [:]
+        // Classes with the same target list form a group. Lists are found again by a hash of their
+        // members in a small open-addressed table (scratch, cleared after use): hashing whole arrays
+        // through a Dictionary was a quarter of making a state, and a key position of a large object
+        // makes hundreds of states in its first mask.
+        var row = PartialRow(groupOf: [UInt16](repeating: UInt16.max, count: classCount), members: [], start: [0], remaining: 0)
+        var slots = 16
+        while slots < 2 * classCount { slots <<= 1 }
+        if groupSlots.count < slots { groupSlots = [Int32](repeating: -1, count: slots) }
+        groupHashes.removeAll(keepingCapacity: true)
+        usedSlots.removeAll(keepingCapacity: true)
         let base = next + Int(q) * classCount
         for c in 0..<classCount {
-            if perClass[c].isEmpty { base[c] = -1; continue }
-            if let g = index[perClass[c]] { row.groupOf[c] = g; continue }
-            let g = UInt16(row.groups.count)
-            index[perClass[c]] = g
-            row.groups.append(perClass[c])
-            row.groupOf[c] = g
+            let list = perClass[c]
+            if list.isEmpty { base[c] = -1; continue }
+            var h = UInt64(list.count)
+            for t in list { h = (h ^ UInt64(UInt32(bitPattern: t))) &* 0x9E37_79B9_7F4A_7C15 }
+            var slot = Int(truncatingIfNeeded: h >> 29) & (slots - 1)
+            var found = -1
+            while groupSlots[slot] >= 0 {
+                let g = Int(groupSlots[slot])
+                if groupHashes[g] == h && row.members[Int(row.start[g])..<Int(row.start[g + 1])].elementsEqual(list) { found = g; break }
+                slot = (slot + 1) & (slots - 1)
+            }
+            if found < 0 {
+                found = groupHashes.count
+                groupSlots[slot] = Int32(found)
+                usedSlots.append(Int32(slot))
+                groupHashes.append(h)
+                row.members.append(contentsOf: list)
+                row.start.append(Int32(row.members.count))
+            }
+            row.groupOf[c] = UInt16(found)
         }
-        row.remaining = row.groups.count
+        for slot in usedSlots { groupSlots[Int(slot)] = -1 }
+        row.remaining = groupHashes.count
         return row
     }
 }
@@ -365,8 +392,12 @@ private struct Builder {
 private struct PartialRow {
     /// Group of each class (`UInt16.max`: no transition, already written as -1).
     var groupOf: [UInt16]
-    var groups: [[Int32]]
+    /// Targets of group g: `members[start[g] ..< start[g + 1]]`.
+    var members: [Int32]
+    var start: [Int32]
     var remaining: Int
+
+    func targets(_ g: Int) -> [Int32] { Array(members[Int(start[g])..<Int(start[g + 1])]) }
 }
 
 /// Set when the automaton could not be completed within its limits. Shared by the builder (which sets

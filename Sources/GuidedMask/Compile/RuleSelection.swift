@@ -80,11 +80,12 @@ struct RuleSelection {
         }
         // Calls of tiny rules make masks slow, so first try keeping rules for their size only; keep the
         // many-copies rules too when that would make the automaton too big.
-        var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
+        let shared = grammar.rules.map(\.shared)
+        var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs, shared: shared,
                                        copies: copies, useCount: useCount, group: group, copiesThreshold: Int.max)
         if selected.total > Self.inlinedNodeBudget {
             inliningOverBudget = true
-            selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs,
+            selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs, shared: shared,
                                        copies: copies, useCount: useCount, group: group, copiesThreshold: Self.copiesThreshold)
         }
         keep = selected.keep
@@ -102,8 +103,8 @@ struct RuleSelection {
     }
 
     /// Marks as kept the rules referenced more than once whose inlined size, or whose copies together,
-    /// pass the thresholds; returns the marks and the inlined node count of every kept rule together.
-    private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], copies: [[Int]],
+    /// pass the thresholds, or that ask to be shared (`GrammarRule.shared`); returns the marks and the inlined node count of every kept rule together.
+    private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], shared: [Bool], copies: [[Int]],
                                    useCount: [Int], group: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
         var keep = initial
         let n = keep.count
@@ -135,7 +136,7 @@ struct RuleSelection {
             inlined[r] = min(total, 1 << 40)
             // Shared when big, or when its copies together are big (a character rule under a length bound).
             let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
-            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold) {
+            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold || shared[r]) {
                 keep[r] = true
                 inlined[r] = 1
                 return 1
