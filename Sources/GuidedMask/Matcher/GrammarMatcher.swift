@@ -43,6 +43,8 @@ public struct GrammarMatcher: Sendable {
     var checkpoints: [Checkpoint] = []
     var failure: MatcherError?
     var walk = WalkScratch()
+    /// Scratch of the slice checks (`SliceCheck.swift`).
+    var visited = VisitedSet()
 
     /// How many accepted tokens `rollback` can undo at least; nil: all of them (the history then grows
     /// with the document, about 30-40 bytes per token).

@@ -13,7 +13,7 @@ extension GrammarMatcher {
     /// (cheap everywhere); the unbounded check with its full budget runs only where both failed (a key
     /// automaton with more prefixes than the bounded budget, or a string with under 16 characters of
     /// room, where it fails fast); the narrower bounded slices last.
-    func chooseSlice(state: Int32) -> TokenSlice? {
+    mutating func chooseSlice(state: Int32) -> TokenSlice? {
         // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
         let unbounded = slices[0]
@@ -32,24 +32,23 @@ extension GrammarMatcher {
     /// only the non-plain tokens need a walk (`VocabularyIndex.exactSlices`). Without this, every
     /// position of a short `maxLength` string walked most of the trie on its first visit (1-3 ms).
     /// nil when plain text is not bounded this way, or the check passes its budget.
-    func exactRoom(state: Int32) -> Int? {
+    mutating func exactRoom(state: Int32) -> Int? {
         let t = compiled.tables
         let bound = VocabularyIndex.exactSliceBound
         let budget = 32 * (bound + 1)
         let stop = GrammarAutomaton.accepting | GrammarAutomaton.hasCalls
         var pairs = 0
         var layer: [Int32] = [state]
-        var seen = Set<Int>()
         for depth in 0..<bound {
             // Layer `depth`: the states after `depth` plain characters. Either all of them read every
             // plain character (go on) or none reads any (the room is `depth`); anything else is no bound.
             var next: [Int32] = []
             var nextSeen = Set<Int32>()
             var readsSome = false, rejectsSome = false
-            seen.removeAll(keepingCapacity: true)
+            visited.reset()
             var stack: [(state: Int32, u: UInt8)] = layer.map { ($0, SliceUTF8.boundary) }
             while let (q, u) = stack.popLast() {
-                if !seen.insert(Int(q) * SliceUTF8.stateCount + Int(u)).inserted { continue }
+                if !visited.insert(Int(q) * SliceUTF8.stateCount + Int(u)) { continue }
                 pairs += 1
                 if pairs > budget || t.flags[Int(q)] & stop != 0 { return nil }
                 for (cls, u2) in compiled.sliceEdges[Int(u)] {
@@ -88,7 +87,7 @@ extension GrammarMatcher {
     /// handful of pairs, an object key that must differ from the declared names with about one pair per
     /// prefix of those names; the search gives up past its budget, e.g. in a string whose `maxLength`
     /// leaves too little room.
-    func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil) -> Bool {
+    mutating func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil) -> Bool {
         let t = compiled.tables
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
@@ -99,12 +98,12 @@ extension GrammarMatcher {
         let budget = pairBudget ?? (bounded ? 32 * (depthLimit + 1) : 16_384)
         var steps = 0
         let setBytesAtStart = t.automaton.setBytesBuilt
-        var seen = Set<Int>(minimumCapacity: min(budget, 1024) + 1)
+        visited.reset()
         var stack: [(state: Int32, u: UInt8, depth: Int)] = [(state, SliceUTF8.boundary, 0)]
         while let (q, u, d) = stack.popLast() {
             let key = (Int(q) * SliceUTF8.stateCount + Int(u)) * (depthLimit + 1) + d
-            if !seen.insert(key).inserted { continue }
-            if seen.count > budget { return false }
+            if !visited.insert(key) { continue }
+            if visited.count > budget { return false }
             if bounded && u == SliceUTF8.boundary && d == depthLimit { continue }
             let edges = compiled.sliceEdges[Int(u)]
             steps += edges.count
