@@ -44,7 +44,6 @@ extension SchemaLowering {
     mutating func complement(_ id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
         let node = document[id]
         let draft = document.draft
-        let site = negationSite(id)
         switch node.value {
         case .bool(let b):
             if b { f.unsatisfiable = true }
