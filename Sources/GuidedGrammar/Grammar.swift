@@ -44,10 +44,12 @@ extension GrammarExpr {
 public struct GrammarRule: Hashable, Sendable {
     public var name: String
     public var body: GrammarExpr
-    /// A hint to the mask compiler: when the rule is referenced from more than one place, keep it as
-    /// one called rule rather than inlining a copy into each. Its automaton states, and the token masks
-    /// cached for them, are then shared by every place that uses it (e.g. the undeclared member of a
-    /// JSON object, written at every position of the object). Never changes the language.
+    /// A hint to the mask compiler: keep the rule as one called rule rather than inlining it into its
+    /// callers. Its automaton states, and the token masks cached for them, are then its own, shared by
+    /// every context that reaches it, even through a single reference (the undeclared member of a JSON
+    /// object is referenced once, from the object's last state, but every earlier position whose members
+    /// may all be absent reaches it; inlined, its states would be mixed into each position's). Never
+    /// changes the language.
     public var shared: Bool
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 }

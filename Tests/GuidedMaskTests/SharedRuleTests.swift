@@ -3,8 +3,8 @@ import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
 
-/// `GrammarRule.shared`: a rule referenced from several places stays one called rule, with the same
-/// language and the same masks as its inlined copies.
+/// `GrammarRule.shared`: a rule stays one called rule, with the same language and the same masks as
+/// its inlined copies.
 @Suite struct SharedRuleTests {
     typealias S = MaskTestSupport
 
@@ -19,6 +19,11 @@ import GuidedTokenizers
         let vocab = S.vocabulary(["["])
         #expect(try S.compiled(Self.grammar(shared: false), vocab).keptRules == ["root"])
         #expect(try S.compiled(Self.grammar(shared: true), vocab).keptRules == ["root", "k"])
+        // Even when referenced once.
+        var once = Grammar()
+        let k = once.addRule(name: "k", body: .literal("ab"), shared: true)
+        once.define(once.start, as: .sequence([.literal("["), .rule(k), .literal("]")]))
+        #expect(try S.compiled(once, vocab).keptRules == ["root", "k"])
     }
 
     @Test func sharedAndInlinedGiveTheSameMasks() throws {
@@ -39,10 +44,14 @@ import GuidedTokenizers
         #expect(masks[1] == masks[0])
     }
 
-    /// The undeclared member of a JSON object is written at every position of the object: it is shared.
+    /// Every position of a JSON object may lead to its undeclared member: it is shared, also when a
+    /// required member leaves a single reference to it.
     @Test func undeclaredMemberOfAnObjectIsShared() throws {
-        let g = try JSONSchemaCompiler.compile(text: #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}"#)
-        let kept = try S.compiled(g, S.vocabulary(["{"])).keptRules
-        #expect(kept.contains("undeclared:"))
+        for schema in [#"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}"#,
+                       #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["a"]}"#] {
+            let g = try JSONSchemaCompiler.compile(text: schema)
+            let kept = try S.compiled(g, S.vocabulary(["{"])).keptRules
+            #expect(kept.contains("undeclared:"), "\(schema)")
+        }
     }
 }

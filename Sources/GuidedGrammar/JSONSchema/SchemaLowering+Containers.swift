@@ -181,10 +181,10 @@ extension SchemaLowering {
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
         }
         if !undeclaredMember.isNothing {
-            // Several member-automaton states refer to it: shared as one called rule, its name-exclusion
-            // trie is one set of automaton states for every position of the object, so their token masks
-            // are computed once, not on the first visit of every key position (milliseconds each in an
-            // object with dozens of declared names).
+            // Every position of the object whose later members may be absent reaches it: as one called
+            // rule, its name-exclusion trie is one set of automaton states for all of them, so their token
+            // masks are computed once, not on the first visit of every key position (milliseconds each in
+            // an object with dozens of declared names).
             undeclaredMember = .rule(grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true))
         }
 

@@ -176,7 +176,11 @@ private struct Builder {
     private var mark: [UInt32]
     private var generation: UInt32 = 0
     private var partial: [Int32: PartialRow] = [:]
-    private var perClass: [[Int32]] = []
+    /// Scratch of `makePartialRow`: the NFA targets of every class laid out flat, and where each starts.
+    private var flatTargets: [Int32] = []
+    private var classStart: [Int32] = []
+    /// Scratch of `closure`: its work stack, kept between calls.
+    private var scratchStack: [Int32] = []
     /// Scratch of `makePartialRow`: group ids by hash slot (-1 empty), the slots used, each group's hash.
     private var groupSlots: [Int32] = []
     private var usedSlots: [Int32] = []
@@ -213,17 +217,38 @@ private struct Builder {
             for i in mark.indices { mark[i] = 0 }
             generation = 1
         }
+        // The states of a JSON Schema object's key or value position can number thousands, and making
+        // states is most of a first visit's cost: the search runs over raw buffers (no bounds or
+        // uniqueness checks) and marks a state when it is pushed, so nothing is pushed twice.
+        let g = generation
         var out: [Int32] = []
         var hash: UInt64 = 0
-        var stack = seeds
-        while let s = stack.popLast() {
-            let i = Int(s)
-            if mark[i] == generation || !nfa.live[i] { continue }
-            mark[i] = generation
-            out.append(s)
-            hash &+= Self.mix(UInt64(UInt32(bitPattern: s)))
-            for e in Int(nfa.epsilonStart[i])..<Int(nfa.epsilonStart[i + 1]) { stack.append(nfa.epsilonTargets[e]) }
-        }
+        let stack = scratchStack
+        scratchStack = []
+        var work = stack
+        work.removeAll(keepingCapacity: true)
+        nfa.live.withUnsafeBufferPointer { live in
+        nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
+        nfa.epsilonTargets.withUnsafeBufferPointer { epsTargets in
+        mark.withUnsafeMutableBufferPointer { mark in
+            for seed in seeds where mark[Int(seed)] != g && live[Int(seed)] {
+                mark[Int(seed)] = g
+                work.append(seed)
+            }
+            while let s = work.popLast() {
+                out.append(s)
+                hash &+= Self.mix(UInt64(UInt32(bitPattern: s)))
+                let i = Int(s)
+                var e = Int(epsStart[i])
+                let end = Int(epsStart[i + 1])
+                while e < end {
+                    let t = epsTargets[e]
+                    if mark[Int(t)] != g && live[Int(t)] { mark[Int(t)] = g; work.append(t) }
+                    e += 1
+                }
+            }
+        }}}}
+        scratchStack = work
         return (out, hash)
     }
 
@@ -339,30 +364,61 @@ private struct Builder {
     }
 
     private mutating func makePartialRow(_ q: Int32) -> PartialRow {
-        // Scratch lists kept across calls (cleared, capacity kept): no allocation per class per state.
-        if perClass.count != classCount { perClass = [[Int32]](repeating: [], count: classCount) }
-        for c in 0..<classCount where !perClass[c].isEmpty { perClass[c].removeAll(keepingCapacity: true) }
-        for s in sets[Int(q)] {
-            let i = Int(s)
-            guard nfa.label[i] == GrammarNFA.labelClasses else { continue }
-            let t = nfa.target[i]
-            guard nfa.live[Int(t)] else { continue }
-            for j in Int(nfa.labelLow[i])..<Int(nfa.labelHigh[i]) { perClass[Int(nfa.classList[j])].append(t) }
-        }
+        // Each class's NFA targets, in set order, laid out flat by a counting pass and a filling pass
+        // over raw buffers (scratch kept across calls): per-class arrays cost an allocation check and
+        // a uniqueness check per append, for states that hold thousands of NFA states.
+        let classes = classCount
+        if classStart.count != classes + 1 { classStart = [Int32](repeating: 0, count: classes + 1) }
+        var total = 0
+        nfa.label.withUnsafeBufferPointer { label in
+        nfa.target.withUnsafeBufferPointer { target in
+        nfa.live.withUnsafeBufferPointer { live in
+        nfa.labelLow.withUnsafeBufferPointer { low in
+        nfa.labelHigh.withUnsafeBufferPointer { high in
+        nfa.classList.withUnsafeBufferPointer { classList in
+        classStart.withUnsafeMutableBufferPointer { start in
+            for c in 0...classes { start[c] = 0 }
+            for s in sets[Int(q)] {
+                let i = Int(s)
+                guard label[i] == GrammarNFA.labelClasses, live[Int(target[i])] else { continue }
+                for j in Int(low[i])..<Int(high[i]) { start[Int(classList[j]) + 1] += 1 }
+            }
+            for c in 0..<classes { start[c + 1] += start[c] }
+            total = Int(start[classes])
+            if flatTargets.count < total { flatTargets = [Int32](repeating: 0, count: max(total, 2 * flatTargets.count)) }
+            flatTargets.withUnsafeMutableBufferPointer { flat in
+                // Fill from the end of each class's range backwards, walking the set backwards, so every
+                // class keeps the set order and `start` ends up as the ranges' starts.
+                for s in sets[Int(q)].reversed() {
+                    let i = Int(s)
+                    let t = target[i]
+                    guard label[i] == GrammarNFA.labelClasses, live[Int(t)] else { continue }
+                    for j in Int(low[i])..<Int(high[i]) {
+                        let c = Int(classList[j]) + 1
+                        start[c] -= 1
+                        flat[Int(start[c])] = t
+                    }
+                }
+            }
+        }}}}}}}
+        // Now class c's targets are flatTargets[classStart[c + 1] ..< classStart[c + 2]] shifted by one:
+        // after the backward fill, classStart[c + 1] is the start of class c's range.
         // Classes with the same target list form a group. Lists are found again by a hash of their
         // members in a small open-addressed table (scratch, cleared after use): hashing whole arrays
         // through a Dictionary was a quarter of making a state, and a key position of a large object
         // makes hundreds of states in its first mask.
-        var row = PartialRow(groupOf: [UInt16](repeating: UInt16.max, count: classCount), members: [], start: [0], remaining: 0)
+        var row = PartialRow(groupOf: [UInt16](repeating: UInt16.max, count: classes), members: [], start: [0], remaining: 0)
         var slots = 16
-        while slots < 2 * classCount { slots <<= 1 }
+        while slots < 2 * classes { slots <<= 1 }
         if groupSlots.count < slots { groupSlots = [Int32](repeating: -1, count: slots) }
         groupHashes.removeAll(keepingCapacity: true)
         usedSlots.removeAll(keepingCapacity: true)
-        let base = next + Int(q) * classCount
-        for c in 0..<classCount {
-            let list = perClass[c]
-            if list.isEmpty { base[c] = -1; continue }
+        let base = next + Int(q) * classes
+        for c in 0..<classes {
+            let lo = Int(classStart[c + 1])
+            let hi = c + 1 < classes ? Int(classStart[c + 2]) : total
+            if lo == hi { base[c] = -1; continue }
+            let list = flatTargets[lo..<hi]
             var h = UInt64(list.count)
             for t in list { h = (h ^ UInt64(UInt32(bitPattern: t))) &* 0x9E37_79B9_7F4A_7C15 }
             var slot = Int(truncatingIfNeeded: h >> 29) & (slots - 1)

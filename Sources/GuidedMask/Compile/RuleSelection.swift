@@ -102,8 +102,9 @@ struct RuleSelection {
         self.tailShared = tailShared
     }
 
-    /// Marks as kept the rules referenced more than once whose inlined size, or whose copies together,
-    /// pass the thresholds, or that ask to be shared (`GrammarRule.shared`); returns the marks and the inlined node count of every kept rule together.
+    /// Marks as kept the rules that ask to be shared (`GrammarRule.shared`), and the rules referenced
+    /// more than once whose inlined size, or whose copies together, pass the thresholds; returns the
+    /// marks and the inlined node count of every kept rule together.
     private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], shared: [Bool], copies: [[Int]],
                                    useCount: [Int], group: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
         var keep = initial
@@ -136,7 +137,7 @@ struct RuleSelection {
             inlined[r] = min(total, 1 << 40)
             // Shared when big, or when its copies together are big (a character rule under a length bound).
             let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
-            if !keep[r] && useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold || shared[r]) {
+            if !keep[r] && (shared[r] || useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold)) {
                 keep[r] = true
                 inlined[r] = 1
                 return 1
