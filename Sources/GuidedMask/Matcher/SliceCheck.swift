@@ -5,7 +5,7 @@ extension GrammarMatcher {
     /// of hundreds of words). A full walk visits ~333k trie nodes (Qwen2), so tens of thousands of steps
     /// are worth spending. Making states is bounded harder: in large schemas the ε-closures of the states
     /// a check made were most of the instructions of the slowest masks, and with 2 MiB of sets allowed
-    /// the worst masks of the corpus took 110-160 ms (74-78 ms with 256 KiB).
+    /// the worst masks of the corpus took 100-160 ms (73-78 ms with 256 KiB).
     static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 1 << 18 }
 
