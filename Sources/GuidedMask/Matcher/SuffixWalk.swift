@@ -25,50 +25,20 @@ extension GrammarMatcher {
             walk.depths = depthArray
             engine.truncate(nodes: nodeMark, items: itemMark)
         }
+        let bytes = t.tokenBytes, offsets = t.tokenOffsets
         depthArray.withUnsafeMutableBufferPointer { buffer in
             let depths = buffer.baseAddress!
             depths[0] = start
-            let bytes = t.tokenBytes, offsets = t.tokenOffsets
-            var prev: UnsafeMutablePointer<UInt8> = bytes, prevLength = 0, valid = 0
-            var fail: UnsafeMutablePointer<UInt8> = bytes, failLength = 0
-            var from = 0
-            for (g, packed) in groups.tails.enumerated() {
-                defer { from = Int(groups.end[g]) }
+            readStrings(groups.tails.count, depths, base: StackEngine.bottom, t, string: { g in
+                let packed = groups.tails[g]
                 let tok = Int(packed >> 16), skip = Int(packed & 0xFFFF)
-                let tail = bytes + Int(offsets[tok]) + skip
-                let length = Int(offsets[tok + 1]) - Int(offsets[tok]) - skip
-                if failLength > 0 {
-                    if length >= failLength && suffixEqual(tail, fail, failLength) { continue }
-                    failLength = 0
+                return (bytes + Int(offsets[tok]) + skip, Int(offsets[tok + 1]) - Int(offsets[tok]) - skip)
+            }, accept: { g in
+                for k in (g == 0 ? 0 : Int(groups.end[g - 1]))..<Int(groups.end[g]) {
+                    let id = groups.tokens[k]
+                    mask[Int(id >> 5)] |= 1 << (id & 31)
                 }
-                var d = 0
-                let limit = min(valid, length, prevLength)
-                while d < limit && tail[d] == prev[d] { d += 1 }
-                var ok = true
-                while d < length {
-                    if slowStep(depths, d, byte: tail[d], base: StackEngine.bottom, needClose: true, t) == .rejected {
-                        fail = tail; failLength = d + 1
-                        ok = false
-                        break
-                    }
-                    d += 1
-                }
-                valid = d
-                prev = tail; prevLength = length
-                if ok {
-                    for k in from..<Int(groups.end[g]) {
-                        let id = groups.tokens[k]
-                        mask[Int(id >> 5)] |= 1 << (id & 31)
-                    }
-                }
-            }
+            })
         }
     }
-}
-
-@inline(__always)
-private func suffixEqual(_ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>, _ n: Int) -> Bool {
-    var i = 0
-    while i < n { if a[i] != b[i] { return false }; i += 1 }
-    return true
 }

@@ -212,27 +212,44 @@ extension GrammarMatcher {
         var depthArray = walk.depths
         walk.depths = []
         defer { walk.depths = depthArray }
-        depthArray.withUnsafeMutableBufferPointer { buffer in
-        let depths = buffer.baseAddress!
         let bytes = t.tokenBytes, offsets = t.tokenOffsets
-        var prevStart = 0, prevLength = 0, valid = 0
-        var failStart = 0, failLength = 0
-        for tok in tokens {
-            let start = Int(offsets[Int(tok)]), length = Int(offsets[Int(tok) + 1]) - start
+        tokens.withUnsafeBufferPointer { tokens in
+            depthArray.withUnsafeMutableBufferPointer { buffer in
+                readStrings(tokens.count, buffer.baseAddress!, base: base, t, string: { k in
+                    let start = Int(offsets[Int(tokens[k])])
+                    return (bytes + start, Int(offsets[Int(tokens[k]) + 1]) - start)
+                }, accept: { k in
+                    let tok = tokens[k]
+                    mask[Int(tok >> 5)] |= 1 << (tok & 31)
+                })
+            }
+        }
+    }
+
+    /// Reads byte strings in turn from the configuration at `depths[0]`: each from the depth up to which
+    /// it shares its bytes with the previous string (that prefix is read once), none that extends a
+    /// prefix already rejected. `accept(k)` is called for each string k read to its end. Sorted strings
+    /// share the most. The common case (one stack, plain top state) is one table lookup per byte.
+    @inline(__always)
+    mutating func readStrings(_ count: Int, _ depths: UnsafeMutablePointer<DepthState>, base: Int32, _ t: AutomatonTables,
+                              string: (Int) -> (UnsafeMutablePointer<UInt8>, Int), accept: (Int) -> Void) {
+        var prev = t.tokenBytes, prevLength = 0, valid = 0
+        var fail = t.tokenBytes, failLength = 0
+        for k in 0..<count {
+            let (bytes, length) = string(k)
             if failLength > 0 {
-                if length >= failLength && memcmpEqual(bytes + start, bytes + failStart, failLength) { continue }
+                if length >= failLength && memcmpEqual(bytes, fail, failLength) { continue }
                 failLength = 0
             }
             var d = 0
             let limit = min(valid, length, prevLength)
-            while d < limit && bytes[start + d] == bytes[prevStart + d] { d += 1 }
+            while d < limit && bytes[d] == prev[d] { d += 1 }
             var ok = true
             while d < length {
-                let byte = bytes[start + d]
+                let byte = bytes[d]
                 let ds = depths[d]
                 var r = StepResult.live
                 if ds.simple >= 0 {
-                    // Fast path: one plain stack, one table lookup.
                     let q = t.target(ds.simple, Int(t.classOf[Int(byte)]))
                     if q < 0 {
                         r = .rejected
@@ -245,16 +262,15 @@ extension GrammarMatcher {
                     r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
                 }
                 if r == .rejected {
-                    failStart = start; failLength = d + 1
+                    fail = bytes; failLength = d + 1
                     ok = false
                     break
                 }
                 d += 1
             }
             valid = d
-            prevStart = start; prevLength = length
-            if ok { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
-        }
+            prev = bytes; prevLength = length
+            if ok { accept(k) }
         }
     }
 }
