@@ -223,9 +223,8 @@ private struct Builder {
         let g = generation
         var out: [Int32] = []
         var hash: UInt64 = 0
-        let stack = scratchStack
+        var work = scratchStack   // moved out and back, so its storage is reused, never copied
         scratchStack = []
-        var work = stack
         work.removeAll(keepingCapacity: true)
         nfa.live.withUnsafeBufferPointer { live in
         nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
@@ -401,8 +400,8 @@ private struct Builder {
                 }
             }
         }}}}}}}
-        // Now class c's targets are flatTargets[classStart[c + 1] ..< classStart[c + 2]] shifted by one:
-        // after the backward fill, classStart[c + 1] is the start of class c's range.
+        // After the backward fill, class c's targets are flatTargets[classStart[c + 1] ..< classStart[c + 2]]
+        // (the last class's end is `total`).
         // Classes with the same target list form a group. Lists are found again by a hash of their
         // members in a small open-addressed table (scratch, cleared after use): hashing whole arrays
         // through a Dictionary was a quarter of making a state, and a key position of a large object
