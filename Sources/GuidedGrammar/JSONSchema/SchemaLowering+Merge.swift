@@ -90,11 +90,34 @@ extension SchemaLowering {
     mutating func flatten(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> Flattened {
         var out = Flattened()
         var seen: Set<Int> = []
+        // Depth-first, pre-order: a location's `$ref` target and `allOf` parts are expanded right after it,
+        // in the order written, so `nodes` (and the object members merged from them) follow the schema's
+        // reading order: with `allOf: [{$ref: A}, B]`, A's properties come before B's.
         var queue = key
         var qi = 0
+        var insertAt = 0
+        var deferred: Set<Int> = []
+        // The location that first queued each one: a reference back to one of these ancestors is a cycle,
+        // one to a location reached along another path (a diamond) adds nothing new.
+        var parent: [Int: Int] = [:]
+        var current = -1
+        func push(_ c: Conjunct) {
+            queue.insert(c, at: insertAt); insertAt += 1
+            if current >= 0, parent[c.node] == nil, c.node != current { parent[c.node] = current }
+        }
+        func isAncestor(_ a: Int, of n: Int) -> Bool {
+            var x = n
+            while true {
+                if x == a { return true }
+                guard let p = parent[x] else { return false }
+                x = p
+            }
+        }
         let draft = document.draft
         while qi < queue.count {
             let c = queue[qi]; qi += 1
+            insertAt = qi
+            current = c.node
             switch c.mode {
             case .present: out.presentKeys.append(c.name); continue
             case .absent: out.absentKeys.append(c.name); continue
@@ -103,14 +126,17 @@ extension SchemaLowering {
             case .member: out.memberSchemas.append((c.name, c.node)); continue
             case .negated:
                 // not(not(X)) is X itself, applicators included.
-                if let inner = try doubleNegation(c.node) { queue.append(Conjunct(node: inner, full: true)) }
+                if let inner = try doubleNegation(c.node) { push(Conjunct(node: inner, full: true)) }
                 else if let split = try negationDisjuncts(c.node) {
                     out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: split, keyword: negationSite(c.node).keyword))
                 } else if !out.negated.contains(c.node) { out.negated.append(c.node) }
                 continue
             case .full, .keywords: break
             }
-            if seen.contains(c.node) { continue }
+            if seen.contains(c.node) {
+                if c.mode == .keywords, deferred.remove(c.node) != nil { out.nodes.append(c.node) }
+                continue
+            }
             seen.insert(c.node)
             let node = document[c.node]
             switch node.value {
@@ -121,19 +147,23 @@ extension SchemaLowering {
                 if !b { out.unsatisfiable = true }
                 continue
             case .object(let o):
-                out.nodes.append(c.node)
+                // A location that writes `properties` after its `$ref`/`allOf` adds its own keywords after
+                // theirs (a keyword-only entry queued behind its parts), so its members come after theirs.
+                let ownLast = c.full && Self.propertiesFollowParts(o, draft: draft)
+                if !ownLast { out.nodes.append(c.node) }
                 guard c.full else { continue }
+                defer { if ownLast { push(Conjunct(node: c.node, full: false)); deferred.insert(c.node) } }
                 if let ref = o["$ref"] {
                     guard case .string(let r) = ref else {
                         throw JSONSchemaCompileError(.invalidSchema, keyword: "$ref", pointer: node.pointer, detail: "must be a string")
                     }
                     let target = try document.resolve(r, from: c.node)
-                    if seen.contains(target) {
-                        // Reaching a location already in the conjunction without consuming any of the
-                        // instance: a reference cycle (validators loop or reject). Refused.
+                    if seen.contains(target) && isAncestor(target, of: c.node) {
+                        // Reaching a location that led here without consuming any of the instance: a
+                        // reference cycle (validators loop or reject). Refused.
                         throw JSONSchemaCompileError(.unsupported, keyword: "$ref", pointer: node.pointer, detail: "reference cycle that never reaches a keyword")
                     }
-                    queue.append(Conjunct(node: target, full: true))
+                    if !seen.contains(target) { push(Conjunct(node: target, full: true)) }
                     if draft.level <= JSONSchemaDraft.draft7.level { continue }
                 }
                 for kw in ["allOf", "anyOf", "oneOf"] {
@@ -144,22 +174,22 @@ extension SchemaLowering {
                     var ids: [Int] = []
                     for i in 0..<items.count { ids.append(try document.node(at: node.pointer + "/\(kw)/\(i)")) }
                     if kw == "allOf" {
-                        for id in ids { queue.append(Conjunct(node: id, full: true)) }
+                        for id in ids { push(Conjunct(node: id, full: true)) }
                     } else if ids.count == 1 {
-                        queue.append(Conjunct(node: ids[0], full: true))
+                        push(Conjunct(node: ids[0], full: true))
                     } else {
                         out.groups.append(DisjunctionGroup(oneOf: kw == "oneOf", holder: c.node, alternatives: ids.map { [Conjunct(node: $0, full: true)] }))
                     }
                 }
                 if o["not"] != nil {
-                    queue.append(Conjunct(node: try document.node(at: node.pointer + "/not"), mode: .negated))
+                    push(Conjunct(node: try document.node(at: node.pointer + "/not"), mode: .negated))
                 }
                 if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"] {
                     func branch(_ name: String) throws(JSONSchemaCompileError) -> [Conjunct] {
                         o[name] == nil ? [] : [Conjunct(node: try document.node(at: node.pointer + "/" + name), full: true)]
                     }
                     if case .bool(let b) = cond {
-                        queue += try branch(b ? "then" : "else")
+                        for x in try branch(b ? "then" : "else") { push(x) }
                     } else if o["then"] != nil || o["else"] != nil {
                         // (if ∧ then) ∨ (¬if ∧ else): two disjoint alternatives.
                         let ifNode = try document.node(at: node.pointer + "/if")
@@ -193,6 +223,15 @@ extension SchemaLowering {
             }
         }
         return out
+    }
+
+    /// Whether `properties` is written after the `$ref` or `allOf` of the same object (which then expand
+    /// first in reading order). Before 2019-09 a `$ref` hides its siblings, so there is nothing to order.
+    static func propertiesFollowParts(_ o: JSONObject, draft: JSONSchemaDraft) -> Bool {
+        guard let own = o.index(of: "properties") else { return false }
+        if o["$ref"] != nil && draft.level <= JSONSchemaDraft.draft7.level { return false }
+        let parts = [o.index(of: "$ref"), o.index(of: "allOf")].compactMap { $0 }
+        return parts.contains { $0 < own }
     }
 
     /// Adds the keywords of one schema object to `facts`.
