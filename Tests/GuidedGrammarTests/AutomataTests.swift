@@ -59,7 +59,8 @@ import Testing
 
     static let repeatCases: [(String, Int, Int?)] = [
         ("[a-c]", 0, 3), ("[a-c]", 2, 2), ("[a-c]", 1, nil), (".", 0, 5), (".", 3, nil), ("\\p{Lu}", 1, 4),
-        ("a|ab", 0, 3), ("a|ab", 2, nil), ("x*y?", 1, 3), ("", 0, 2), ("ab", 0, 0),
+        ("a|ab", 0, 3), ("a|ab", 2, nil), ("x*y?", 1, 3), ("", 0, 2), ("ab", 0, 0), ("[a-c]", 0, nil), (".", 0, nil),
+        (".", 1, nil), (".", 0, 0), ("\\p{Lu}", 2, 2),
     ]
 
     /// `repeated` (direct for one-character languages, through an NFA otherwise) agrees with the
@@ -70,6 +71,9 @@ import Testing
             let direct = try ByteDFA(one).repeated(min: lo, max: hi)
             let reference = try ByteDFA(.repeat(one, min: lo, max: hi))
             #expect(try direct.isSubset(of: reference) && reference.isSubset(of: direct), "\(pattern){\(lo),\(hi.map(String.init) ?? "")}")
+            // Minimal without a minimization pass (the direct chain of copies): as many states as the
+            // minimized reference.
+            #expect(direct.stateCount == reference.stateCount, "\(pattern){\(lo),\(hi.map(String.init) ?? "")}")
         }
         #expect(try ByteDFA(.literal("a")).repeated(min: 3, max: 2).isEmpty)
         #expect(try ByteDFA.emptyLanguage.repeated(min: 0, max: 2).matches(""))

@@ -24,6 +24,10 @@ import GuidedSchema
         SchemaCase(schema: #"{"enum":["a","bb","ccc"],"maxLength":2}"#, accept: ["\"a\"", "\"bb\""], reject: ["\"ccc\""]),
         // numbers
         SchemaCase(schema: #"{"type":"integer","minimum":-5,"maximum":12}"#, accept: ["-5", "0", "9", "12", "-0"], reject: ["-6", "13", "100", "-10"]),
+        // Bounds with many digits (the number automaton's minimization once stopped a round early and
+        // merged the digit positions into a loop: 100000000 was accepted under maximum 99999999).
+        SchemaCase(schema: #"{"type":"integer","minimum":1,"maximum":99999999}"#, accept: ["1", "99999999", "10000000"], reject: ["100000000", "0", "999999999", "123456789"]),
+        SchemaCase(schema: #"{"type":"integer","minimum":1,"maximum":31536000}"#, accept: ["31536000", "3600", "9999999"], reject: ["31536001", "40000000", "99999999"]),
         SchemaCase(schema: #"{"type":"integer","exclusiveMinimum":2.5,"exclusiveMaximum":100}"#, accept: ["3", "99"], reject: ["2", "100", "101"]),
         SchemaCase(schema: #"{"type":"number","minimum":1.25,"maximum":3}"#, accept: ["1.25", "1.250", "1.3", "2", "3", "3.000"], reject: ["1.2", "1.24999", "3.0001", "4", "0.5", "-2", "1e0"]),
         SchemaCase(schema: #"{"type":"number","exclusiveMinimum":0}"#, accept: ["0.001", "1", "1e5", "2E-3"], reject: ["0", "-0", "0.0", "-1", "0e5"]),

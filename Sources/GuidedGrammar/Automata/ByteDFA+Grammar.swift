@@ -39,14 +39,10 @@ extension ByteDFA {
             return out[p][q]!.size <= budget
         }
         _ = add(start, 0, .empty, 1)
+        let bytesOfClass = self.bytesOfClass
         for s in 0..<n {
             if accepting[s] { _ = add(s, final, .empty, 1) }
-            var byTarget: [Int: ByteSet] = [:]
-            for b in 0..<256 {
-                let t = next(Int32(s), UInt8(b))
-                if t >= 0 { byTarget[Int(t), default: ByteSet()].insert(UInt8(b)) }
-            }
-            for (t, set) in byTarget { _ = add(s, t, label(set), 1) }
+            for (t, set) in edges(from: s, bytesOfClass) { _ = add(s, Int(t), label(set), 1) }
         }
         var remaining = Set(0..<n)
         while !remaining.isEmpty {
@@ -82,6 +78,28 @@ extension ByteDFA {
         return out[start][final]?.expr ?? .nothing
     }
 
+    /// The bytes of each class.
+    var bytesOfClass: [ByteSet] {
+        var sets = [ByteSet](repeating: ByteSet(), count: classCount)
+        for b in 0..<256 { sets[Int(classOf[b])].insert(UInt8(b)) }
+        return sets
+    }
+
+    /// A state's outgoing edges, one per target (the union of the classes leading there), in target
+    /// order. Walks the state's row of classes, not its 256 bytes.
+    func edges(from s: Int, _ bytesOfClass: [ByteSet]) -> [(target: Int32, bytes: ByteSet)] {
+        var edges: [(target: Int32, bytes: ByteSet)] = []
+        let row = s * classCount
+        for c in 0..<classCount {
+            let t = table[row + c]
+            guard t >= 0 else { continue }
+            if let i = edges.firstIndex(where: { $0.target == t }) { edges[i].bytes = edges[i].bytes.union(bytesOfClass[c]) }
+            else { edges.append((t, bytesOfClass[c])) }
+        }
+        edges.sort { $0.target < $1.target }
+        return edges
+    }
+
     private static func singleByteSet(_ e: GrammarExpr) -> ByteSet? {
         switch e {
         case .byteSet(let s): return s
@@ -98,14 +116,10 @@ extension ByteDFA {
         // Outgoing edges grouped by target, in target order.
         var out = [[(target: Int32, bytes: ByteSet)]](repeating: [], count: n)
         var predecessors = [Set<Int32>](repeating: [], count: n)
+        let bytesOfClass = self.bytesOfClass
         for s in 0..<n {
-            var byTarget: [Int32: ByteSet] = [:]
-            for b in 0..<256 {
-                let t = next(Int32(s), UInt8(b))
-                if t >= 0 { byTarget[t, default: ByteSet()].insert(UInt8(b)) }
-            }
-            out[s] = byTarget.keys.sorted().map { ($0, byTarget[$0]!) }
-            for t in byTarget.keys where Int(t) != s { predecessors[Int(t)].insert(Int32(s)) }
+            out[s] = edges(from: s, bytesOfClass)
+            for (t, _) in out[s] where Int(t) != s { predecessors[Int(t)].insert(Int32(s)) }
         }
         let component = stronglyConnectedComponents(out)
         var componentSize: [Int: Int] = [:]

@@ -25,35 +25,43 @@ extension ByteDFA {
         let inner = (0..<stateCount).filter { !accepting[$0] }
         var index = [Int](repeating: -1, count: stateCount)
         for (k, s) in inner.enumerated() { index[s] = k }
-        let copies = (hi ?? lo) + 1
+        // Copies 0..<full of the non-accepting states, then one more state, `end`. Bounded: `end` is
+        // "all `hi` strings read" and nothing may follow. Unbounded (lo ≥ 1): `end` is "at least `lo`
+        // read"; a string begun there is in the same position as one begun at the last copy's start,
+        // so `end` leads into the last copy and the last copy leads back to `end`. Unbounded with
+        // lo = 0: one copy whose start accepts and is where every string ends.
         let width = inner.count
-        guard copies <= limits.maxDFAStates / Swift.max(1, width) else { throw .tooManyStates(limit: limits.maxDFAStates) }
-        var newTable = [Int32](repeating: -1, count: copies * width * classCount)
-        var newAccepting = [Bool](repeating: false, count: copies * width)
-        for i in 0..<copies {
-            // Copy `copies - 1` of an unbounded repeat loops onto itself.
-            let nextCopy = i + 1 < copies ? i + 1 : (hi == nil ? i : -1)
-            for (k, s) in inner.enumerated() {
-                let row = (i * width + k) * classCount
-                for c in 0..<classCount {
-                    let t = Int(table[s * classCount + c])
-                    guard t >= 0 else { continue }
-                    if accepting[t] {
-                        if nextCopy >= 0 { newTable[row + c] = Int32(nextCopy * width + index[0]) }
-                    } else {
-                        newTable[row + c] = Int32(i * width + index[t])
-                    }
-                }
+        let full = hi ?? Swift.max(lo, 1)
+        let hasEnd = hi != nil || lo > 0
+        guard full <= (limits.maxDFAStates - 1) / Swift.max(1, width) else { throw .tooManyStates(limit: limits.maxDFAStates) }
+        let stateTotal = full * width + (hasEnd ? 1 : 0)
+        let end = Int32(full * width)
+        var newTable = [Int32](repeating: -1, count: stateTotal * classCount)
+        var newAccepting = [Bool](repeating: false, count: stateTotal)
+        func fillRow(_ row: Int, from s: Int, copy i: Int, completed: Int32) {
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                guard t >= 0 else { continue }
+                newTable[row + c] = accepting[t] ? completed : Int32(i * width + index[t])
             }
-            newAccepting[i * width + index[0]] = i >= lo
         }
-        return ByteDFA(classOf: classOf, classCount: classCount, table: newTable, accepting: newAccepting).minimized()
+        for i in 0..<full {
+            let completed: Int32 = i + 1 < full ? Int32((i + 1) * width) : (hasEnd ? end : 0)
+            for (k, s) in inner.enumerated() { fillRow((i * width + k) * classCount, from: s, copy: i, completed: completed) }
+            newAccepting[i * width] = i >= lo  // index[0] == 0: the start is not accepting
+        }
+        if hasEnd {
+            newAccepting[Int(end)] = true
+            if hi == nil { fillRow(Int(end) * classCount, from: 0, copy: full - 1, completed: end) }
+        }
+        // Minimal when `self` is: states of different copies differ in how many strings may still
+        // follow, states of one copy differ as they do in `self` (a prefix-free language splits a text
+        // one way only); every state is reachable and can reach acceptance; state 0 is the start.
+        return ByteDFA(classOf: classOf, classCount: classCount, table: newTable, accepting: newAccepting)
     }
 
     /// The general case: chained copies as an NFA, then subset construction.
     private func repeatedThroughNFA(min lo: Int, max hi: Int?, limits: AutomatonLimits) throws(AutomatonError) -> ByteDFA {
-        var bytesOfClass = [ByteSet](repeating: ByteSet(), count: classCount)
-        for b in 0..<256 { bytesOfClass[Int(classOf[b])].insert(UInt8(b)) }
         // One copy as an expression with rule-free structure is not available in general, so the
         // copy is written as a grammar: one rule per state, inlined by the NFA builder copy by copy.
         var copy = ByteNFA.Copyable(dfa: self, bytesOfClass: bytesOfClass)

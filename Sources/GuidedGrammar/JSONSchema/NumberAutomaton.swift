@@ -60,7 +60,10 @@ struct NumberDFA {
         }
         if !live[0] { return NumberDFA(next: [[Int32](repeating: -1, count: NumberDFA.symbolCount)], accepting: [false]) }
         var cls = (0..<n).map { live[$0] ? (accepting[$0] ? 1 : 0) : -1 }
-        var count = Set(cls).count
+        // Refinement stops when a round splits no class; the count is of live classes only (a dead
+        // state's -1 counted as a class once let a round that did split stop the loop early, merging
+        // digit positions of a bounded range into one self-loop).
+        var count = Set(cls.filter { $0 >= 0 }).count
         while true {
             var sigs: [[Int]: Int] = [:]
             var newCls = [Int](repeating: -1, count: n)

@@ -35,6 +35,26 @@ extension SchemaLowering {
 
     var automatonLimits: AutomatonLimits { AutomatonLimits(maxNFAStates: 200_000, maxDFAStates: 20_000) }
 
+    /// One string content language taking part in an intersection: its expression, and what it is (the
+    /// memo key of the intersection).
+    struct ContentPart {
+        var source: IntersectionKey.Source
+        var expr: GrammarExpr
+        var keyword: String
+        var pointer: String
+        init(_ source: IntersectionKey.Source, _ expr: GrammarExpr, _ keyword: String, _ pointer: String) {
+            self.source = source; self.expr = expr; self.keyword = keyword; self.pointer = pointer
+        }
+    }
+
+    /// What an intersection of string contents is made of.
+    struct IntersectionKey: Hashable {
+        enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }
+        var parts: [Source]
+        var negatedPatterns: [String]
+        var excluded: [String]
+    }
+
     /// All string contents (any sequence of canonically spelled characters).
     mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
         if let d = anyContent { return d }
@@ -51,8 +71,8 @@ extension SchemaLowering {
 
     mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
         if let mx = f.maxLength, mx < f.minLength { return .nothing }
-        var parts: [(expr: GrammarExpr, keyword: String, pointer: String)] = []
-        for p in f.patterns { parts.append((try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
+        var parts: [ContentPart] = []
+        for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
         var formatName: String? = nil
         for fm in f.formats {
             guard let e = JSONFormats.content(fm.name) else {
@@ -61,16 +81,18 @@ extension SchemaLowering {
             }
             if formatName == fm.name { continue }
             formatName = fm.name
-            parts.append((e, "format", fm.pointer))
+            parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
         }
         let lengthLimited = f.minLength > 0 || f.maxLength != nil
+        let lengthPart = { (pointer: String) in
+            ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
+                        f.maxLength != nil ? "maxLength" : "minLength", pointer)
+        }
         let excludedStrings = f.excluded.compactMap(\.stringValue)
         if !f.negatedPatterns.isEmpty {
             // not: {pattern}: the content language minus each pattern's (unanchored) language.
-            if parts.isEmpty { parts.append((.star(JSONText.anyChar), "not", f.negatedPatterns[0].pointer)) }
-            if lengthLimited {
-                parts.append((.repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength), f.maxLength != nil ? "maxLength" : "minLength", parts[0].pointer))
-            }
+            if parts.isEmpty { parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "not", f.negatedPatterns[0].pointer)) }
+            if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             return .seq([.literal("\""), try intersectContents(parts, f), .literal("\"")])
         }
         if parts.isEmpty && lengthLimited && excludedStrings.isEmpty {
@@ -88,24 +110,32 @@ extension SchemaLowering {
                 ? .repeat(shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength)
                 : shared("chars") { _ in .star(JSONText.anyChar) }
             if !excludedStrings.isEmpty && !lengthLimited { content = notIn(excludedStrings) }
-            else if !excludedStrings.isEmpty { content = try intersectContents([(content, "not", f.excludedPointer)], f) }
+            else if !excludedStrings.isEmpty {
+                let lengths = ContentPart(.length(f.minLength, f.maxLength), content, "not", f.excludedPointer)
+                content = try intersectContents([lengths], f)
+            }
         } else if parts.count == 1 && !lengthLimited && excludedStrings.isEmpty {
             let p = parts[0]
             content = p.keyword == "format" ? shared("format:" + formatName!) { _ in p.expr } : p.expr
         } else {
-            if lengthLimited {
-                parts.append((.repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength), f.maxLength != nil ? "maxLength" : "minLength", parts[0].pointer))
-            }
+            if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             content = try intersectContents(parts, f)
         }
         return .seq([.literal("\""), content, .literal("\"")])
     }
 
     /// The intersection of content languages, minus excluded strings, as a grammar expression.
-    mutating func intersectContents(_ parts: [(expr: GrammarExpr, keyword: String, pointer: String)], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
-        var dfa = try automaton(parts[0].expr, keyword: parts[0].keyword, pointer: parts[0].pointer)
+    ///
+    /// Memoized by what the parts are (pattern sources, format names, length bounds) and what is taken
+    /// away: large schemas repeat the same `pattern` + `maxLength` pair in many places, and each product
+    /// automaton costs milliseconds.
+    mutating func intersectContents(_ parts: [ContentPart], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let excluded = f.excluded.compactMap(\.stringValue)
+        let key = IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source), excluded: excluded)
+        if let e = intersections[key] { return e }
+        var dfa = try contentDFA(parts[0])
         for p in parts.dropFirst() {
-            let d = try automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
+            let d = try contentDFA(p)
             do { dfa = try dfa.intersection(d, limits: automatonLimits) } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
             }
@@ -116,7 +146,6 @@ extension SchemaLowering {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: p.pointer, detail: error.description)
             }
         }
-        let excluded = f.excluded.compactMap(\.stringValue)
         if !excluded.isEmpty {
             let literals = GrammarExpr.alt(excluded.map { .bytes(JSONText.encodeContent($0)) })
             let d = try automaton(literals, keyword: "not", pointer: f.excludedPointer)
@@ -124,8 +153,32 @@ extension SchemaLowering {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: error.description)
             }
         }
-        if dfa.isEmpty { return .nothing }
-        return dfa.grammarExpr(into: &grammar, name: "string")
+        let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string")
+        intersections[key] = e
+        return e
+    }
+
+    /// The automaton of one content part (cached: formats and length bounds recur across a schema).
+    mutating func contentDFA(_ p: ContentPart) throws(JSONSchemaCompileError) -> ByteDFA {
+        switch p.source {
+        case .pattern(let source): return try patternDFA(source, pointer: p.pointer)
+        case .anyContent: return try anyContentDFA()
+        case .format, .length: break
+        }
+        if let d = partDFAs[p.source] { return d }
+        let d: ByteDFA
+        if case .length(let lo, let hi) = p.source {
+            // Counted copies of the one-character automaton, chained directly (no subset construction
+            // over hundreds of copies).
+            if oneChar == nil { oneChar = try automaton(JSONText.anyChar, keyword: p.keyword, pointer: p.pointer) }
+            do { d = try oneChar!.repeated(min: lo, max: hi, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
+            }
+        } else {
+            d = try automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
+        }
+        partDFAs[p.source] = d
+        return d
     }
 
     /// String contents other than the listed strings (a trie complement), as a rule of its own.

@@ -17,6 +17,9 @@ struct SchemaLowering {
     var patternExprs: [String: GrammarExpr] = [:]
     var patternDFAs: [String: ByteDFA] = [:]
     var anyContent: ByteDFA? = nil
+    var oneChar: ByteDFA? = nil
+    var partDFAs: [IntersectionKey.Source: ByteDFA] = [:]
+    var intersections: [IntersectionKey: GrammarExpr] = [:]
     /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
     var anyOrderSpent = 0
     var anyOrderSizes = ExpandedSize()

@@ -213,11 +213,18 @@ public enum RegexLowering {
     /// A choice with nested choices flattened, ∅ dropped and duplicates removed.
     static func makeChoice(_ parts: [GrammarExpr]) -> GrammarExpr {
         var out: [GrammarExpr] = []
+        var pieceCount = 0
+        for p in parts { if case .choice(let inner) = p { pieceCount += inner.count } else { pieceCount += 1 } }
+        // Few alternatives (the usual case, e.g. state elimination merging two edges) are compared
+        // directly: unequal expressions differ near the top, while hashing walks each whole tree.
         var seen = Set<GrammarExpr>()
+        let useSet = pieceCount > 16
         for p in parts {
             let pieces: [GrammarExpr]
             if case .choice(let inner) = p { pieces = inner } else { pieces = [p] }
-            for piece in pieces where piece != .nothing && seen.insert(piece).inserted { out.append(piece) }
+            for piece in pieces where piece != .nothing {
+                if useSet ? seen.insert(piece).inserted : !out.contains(piece) { out.append(piece) }
+            }
         }
         switch out.count {
         case 0: return .nothing
