@@ -3,8 +3,8 @@ import GuidedSchema
 @testable import GuidedGrammar
 
 /// Declared order across `$ref` and `allOf`: members follow the schema's reading order (parts in the
-/// order written; a location's own `properties` before or after its parts, as written), and a location
-/// reached twice along different paths is a diamond, not a reference cycle.
+/// order written; a location's own `properties` before or after its parts, as written), undeclared
+/// members last, and a location reached twice along different paths is a diamond, not a reference cycle.
 @Suite struct PropertyReadingOrderTests {
     static let compact = JSONSchemaCompileOptions(whitespace: .compact)
 
@@ -38,6 +38,20 @@ import GuidedSchema
         SchemaCase(schema: ##"{"$defs":{"a":{"properties":{"id":{"type":"integer"}},"required":["id"]},"b":{"$ref":"#/$defs/a"}},"allOf":[{"$ref":"#/$defs/a"},{"$ref":"#/$defs/b"}]}"##,
                    accept: [#"{"id":1}"#],
                    reject: ["{}", #"{"id":"1"}"#],
+                   options: compact),
+        // Undeclared members come after the declared ones.
+        SchemaCase(schema: #"{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["b"]}"#,
+                   accept: [#"{"a":1,"b":"s","z":3}"#, #"{"b":"s","x":[]}"#],
+                   reject: [#"{"x":1,"b":"s"}"#, #"{"b":"s","a":1}"#, #"{"b":"s","x":1,"b":"t"}"#],
+                   options: compact),
+        // With maxProperties the count of undeclared members is kept, and they come last.
+        SchemaCase(schema: #"{"properties":{"a":{"type":"integer"}},"maxProperties":2}"#,
+                   accept: [#"{"a":1,"x":1}"#, #"{"x":1}"#],
+                   reject: [#"{"x":1,"a":1}"#, #"{"a":1,"x":1,"y":2}"#],
+                   options: compact),
+        // additionalProperties: false: nothing to interleave.
+        SchemaCase(schema: #"{"properties":{"a":{"type":"integer"}},"additionalProperties":false}"#,
+                   accept: [#"{"a":1}"#, "{}"], reject: [#"{"x":1,"a":1}"#, #"{"a":1,"x":1}"#],
                    options: compact),
     ]
 

@@ -52,8 +52,8 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
 
     /// Order of object members in generated text.
     public enum PropertyOrder: Sendable, Equatable {
-        /// Properties in the order the schema declares them (across `allOf` parts: first part first), then
-        /// required names that are not declared, then undeclared (additional) members last.
+        /// Properties in the order the schema declares them (in reading order across `$ref` and `allOf`
+        /// parts), then required names that are not declared, then undeclared (additional) members last.
         case declared
         /// Members in any order, as JSON Schema itself allows: each allowed member at most once (no
         /// declared key can repeat), undeclared (additional/pattern) members interleaved anywhere, with
