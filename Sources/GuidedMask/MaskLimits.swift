@@ -17,8 +17,14 @@ public struct MaskLimits: Sendable, Hashable {
     /// A cached automaton state keeps at most this many "depends on what is below" tokens; a state with
     /// more is walked in full each time instead. Default 8,192.
     public var maxUncertainTokens: Int = 8_192
-    /// Bytes of per-state mask caches kept in one compiled grammar. Default 6 MiB.
-    public var maxCacheBytes: Int = 6 << 20
+    /// A cached state keeps at most this many tokens that end its rule and go on in the caller (grouped
+    /// by the tail the caller reads, `SuffixGroups`); a state with more is walked in full each time.
+    /// Default 262,144: at the last characters of a `maxLength` block most of the vocabulary crosses the
+    /// block's end, and walking them in full at every visit cost tens of milliseconds per mask.
+    public var maxSuffixTokens: Int = 262_144
+    /// Bytes of per-state mask caches kept in one compiled grammar. Default 32 MiB (a block end's entry,
+    /// with its tails, takes up to about 2 MB).
+    public var maxCacheBytes: Int = 32 << 20
 
     public init() {}
 }

@@ -70,6 +70,10 @@ final class TokenSlice: @unchecked Sendable {
 
     /// Characters in `bytes[start..<end]` if they are all plain JSON string text, else 0.
     static func characterCount(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
+        bytes.withUnsafeBufferPointer { characterCount($0.baseAddress!, start, end) }
+    }
+
+    static func characterCount(_ bytes: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var u = SliceUTF8.boundary
         var count = 0
         var i = start

@@ -126,7 +126,8 @@ extension GrammarMatcher {
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = accepted.withUnsafeMutableBufferPointer { buf in
             walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
-                     suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens, trie: view,
+                     suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens,
+                     maxSuffixes: compiled.limits.maxSuffixTokens, trie: view,
                      followRule: atBottom ? -1 : compiled.automaton.ruleIndex(of: state) ?? -1)
         }
         engine.truncate(nodes: nodeMark, items: itemMark)

@@ -19,26 +19,73 @@ extension GrammarMatcher {
             let n = engine.nodes[Int(engine.items[c.lo])]
             if t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { start.simple = n.state; start.parent = n.parent }
         }
+        // Plain tails need no walk when a stack of the caller's configuration takes a slice: its state
+        // reads every plain string of up to that many characters by bytes alone (no return), which its
+        // cached entry records. At the last characters of a `maxLength` block most of the vocabulary
+        // returns into the string rule, whose next state reads the following characters. Only for many
+        // tails: a few (`",` after a string) are walked faster than an entry is looked up or made.
+        var plainRoom = 0
+        var k = groups.tails.count >= Self.plainTailShortcutMinimum ? c.lo : c.hi
+        while k < c.hi {
+            let n = engine.nodes[Int(engine.items[k])]
+            if let e = try? cacheEntry(for: n.state, atBottom: n.parent == StackEngine.bottom), let s = e.slice {
+                plainRoom = max(plainRoom, min(s.maxCharacters, 255))
+            }
+            k += 1
+        }
+        // The groups left to read, in tail order (all of them without a slice below).
+        var order: [Int32] = []
+        if plainRoom > 0 {
+            order = walk.groups
+            walk.groups = []
+            order.removeAll(keepingCapacity: true)
+            let plain = groups.plainCharacters
+            for g in 0..<plain.count {
+                if plain[g] != 0 && Int(plain[g]) <= plainRoom { Self.setGroup(groups, g, mask) } else { order.append(Int32(g)) }
+            }
+        }
         var depthArray = walk.depths
         walk.depths = []
         defer {
             walk.depths = depthArray
+            if plainRoom > 0 { walk.groups = order }
             engine.truncate(nodes: nodeMark, items: itemMark)
         }
         let bytes = t.tokenBytes, offsets = t.tokenOffsets
         depthArray.withUnsafeMutableBufferPointer { buffer in
             let depths = buffer.baseAddress!
             depths[0] = start
-            readStrings(groups.tails.count, depths, base: StackEngine.bottom, t, string: { g in
-                let packed = groups.tails[g]
-                let tok = Int(packed >> 16), skip = Int(packed & 0xFFFF)
-                return (bytes + Int(offsets[tok]) + skip, Int(offsets[tok + 1]) - Int(offsets[tok]) - skip)
-            }, accept: { g in
-                for k in (g == 0 ? 0 : Int(groups.end[g - 1]))..<Int(groups.end[g]) {
-                    let id = groups.tokens[k]
-                    mask[Int(id >> 5)] |= 1 << (id & 31)
-                }
-            })
+            if plainRoom == 0 {
+                readStrings(groups.tails.count, depths, base: StackEngine.bottom, t, string: { g in
+                    Self.tail(groups, g, bytes, offsets)
+                }, accept: { g in Self.setGroup(groups, g, mask) })
+            } else {
+                let left = order
+                readStrings(left.count, depths, base: StackEngine.bottom, t, string: { k in
+                    Self.tail(groups, Int(left[k]), bytes, offsets)
+                }, accept: { k in Self.setGroup(groups, Int(left[k]), mask) })
+            }
+        }
+    }
+
+    /// Tail groups from which `walkSuffixes` looks for a slice in the caller's states.
+    static let plainTailShortcutMinimum = 1_024
+
+    /// The bytes of group `g`'s tail.
+    @inline(__always)
+    private static func tail(_ groups: SuffixGroups, _ g: Int, _ bytes: UnsafeMutablePointer<UInt8>,
+                             _ offsets: UnsafeMutablePointer<UInt32>) -> (UnsafeMutablePointer<UInt8>, Int) {
+        let packed = groups.tails[g]
+        let tok = Int(packed >> 16), skip = Int(packed & 0xFFFF)
+        return (bytes + Int(offsets[tok]) + skip, Int(offsets[tok + 1]) - Int(offsets[tok]) - skip)
+    }
+
+    /// Sets the tokens of group `g`.
+    @inline(__always)
+    private static func setGroup(_ groups: SuffixGroups, _ g: Int, _ mask: UnsafeMutablePointer<UInt32>) {
+        for k in (g == 0 ? 0 : Int(groups.end[g - 1]))..<Int(groups.end[g]) {
+            let id = groups.tokens[k]
+            mask[Int(id >> 5)] |= 1 << (id & 31)
         }
     }
 }

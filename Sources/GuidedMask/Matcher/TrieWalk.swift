@@ -30,7 +30,9 @@ struct TrieView {
 
 struct WalkScratch: Sendable {
     var depths: [DepthState] = []
-    var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride }
+    /// The tail groups `walkSuffixes` still has to read after its plain-tail shortcut.
+    var groups: [Int32] = []
+    var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride + groups.capacity * 4 }
 }
 
 enum StepResult: UInt8 {
@@ -86,7 +88,8 @@ extension GrammarMatcher {
 
     /// Walks the whole token trie from one stack, setting the bits of the tokens it allows.
     /// In a cache walk (`base == StackEngine.hole`), tokens whose fate depends on the unknown frames
-    /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain`. With
+    /// below are appended to `uncertain` instead; returns false if they exceed `maxUncertain` (or the
+    /// suffix pairs below exceed `maxSuffixes`). With
     /// `followRule` (the rule of `state`), a token whose byte right after that rule's return is outside
     /// the rule's follow set (`RuleFollow`) is rejected there instead: no caller can read it.
     /// A token whose only live path is the return itself, right before byte k, goes to `suffixes`
@@ -97,7 +100,7 @@ extension GrammarMatcher {
     /// and calls `slowStep` for the rest.
     @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
-                           uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int,
+                           uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int, maxSuffixes: Int = 0,
                            trie view: TrieView? = nil, followRule: Int = -1) -> Bool {
         let t = compiled.tables
         let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: compiled.vocabulary.trie.maxDepth)
@@ -143,7 +146,7 @@ extension GrammarMatcher {
                         if !ds.freshHole {
                             if !collect(trie, i, i + size, into: &uncertain, max: maxUncertain) { return false }
                         } else if followRule < 0 || t.automaton.follow.follows(followRule, Int(classOf[Int(node.byte)])) {
-                            if !collectSuffixes(trie, i, i + size, at: d, into: &suffixes, max: maxUncertain - uncertain.count) { return false }
+                            if !collectSuffixes(trie, i, i + size, at: d, into: &suffixes, max: maxSuffixes) { return false }
                         }
                     }
                     i += size
@@ -159,7 +162,7 @@ extension GrammarMatcher {
                             while j < i + size {
                                 let child = trie[j], end = j + child.subtreeSize
                                 if followRule < 0 || t.automaton.follow.follows(followRule, Int(classOf[Int(child.byte)])) {
-                                    if !collectSuffixes(trie, j, end, at: d + 1, into: &suffixes, max: maxUncertain - uncertain.count) {
+                                    if !collectSuffixes(trie, j, end, at: d + 1, into: &suffixes, max: maxSuffixes) {
                                         return false
                                     }
                                 }
