@@ -1,8 +1,8 @@
 import GuidedTokenizers
 
 /// A precomputed set of tokens that are plain JSON string text: complete UTF-8 characters, none of them
-/// `"`, `\` or a control character below U+0020, at most `maxCharacters` of them. About 96% of Qwen2's
-/// tokens are such text.
+/// `"`, `\`, a control character below U+0020 or a line separator (see `SliceUTF8`), at most
+/// `maxCharacters` of them. About 96% of Qwen2's tokens are such text.
 ///
 /// Inside a JSON string almost every token is allowed, and deciding that by walking the whole token
 /// trie costs milliseconds. When an automaton state provably accepts every string of such characters
@@ -90,13 +90,19 @@ final class TokenSlice: @unchecked Sendable {
 }
 
 /// The byte automaton of plain JSON string text: well-formed UTF-8 (no surrogates, nothing past
-/// U+10FFFF) without `"`, `\` and U+0000–U+001F. State `boundary` is between characters.
+/// U+10FFFF) without `"`, `\`, U+0000–U+001F and the line separators U+2028 and U+2029. State
+/// `boundary` is between characters.
+///
+/// The separators are left out because a regex `.` does not match them: with them in, no state of a
+/// `pattern` like `^v\d+.*$` could take a slice, and each position of such a string walked the whole
+/// trie on its first visit (10-20 ms in a `maxLength` string). The few tokens holding one are walked
+/// like every other non-plain token.
 enum SliceUTF8 {
     static let boundary: UInt8 = 0
     static let reject: UInt8 = 255
-    static let stateCount = 8
+    static let stateCount = 10
     /// Per state: the bytes it reads and the state after each, in byte order.
-    static let edges: [[(UInt8, UInt8)]] = (0..<8).map { u in
+    static let edges: [[(UInt8, UInt8)]] = (0..<stateCount).map { u in
         (0..<256).compactMap { b in
             let v = next(UInt8(u), UInt8(b))
             return v == reject ? nil : (UInt8(b), v)
@@ -104,7 +110,8 @@ enum SliceUTF8 {
     }
 
     /// States: 1, 2, 3 = that many continuation bytes (80–BF) left; 4 = after E0 (A0–BF, then 1);
-    /// 5 = after ED (80–9F, then 1); 6 = after F0 (90–BF, then 2); 7 = after F4 (80–8F, then 2).
+    /// 5 = after ED (80–9F, then 1); 6 = after F0 (90–BF, then 2); 7 = after F4 (80–8F, then 2);
+    /// 8 = after E2 (80 to 9, 81–BF then 1); 9 = after E2 80 (anything but A8 and A9).
     @inline(__always)
     static func next(_ u: UInt8, _ b: UInt8) -> UInt8 {
         switch u {
@@ -114,7 +121,8 @@ enum SliceUTF8 {
             case 0x20...0x7F: return 0
             case 0xC2...0xDF: return 1
             case 0xE0: return 4
-            case 0xE1...0xEC, 0xEE, 0xEF: return 2
+            case 0xE2: return 8
+            case 0xE1, 0xE3...0xEC, 0xEE, 0xEF: return 2
             case 0xED: return 5
             case 0xF0: return 6
             case 0xF1...0xF3: return 3
@@ -126,6 +134,8 @@ enum SliceUTF8 {
         case 5: return (0x80...0x9F).contains(b) ? 1 : reject
         case 6: return (0x90...0xBF).contains(b) ? 2 : reject
         case 7: return (0x80...0x8F).contains(b) ? 2 : reject
+        case 8: return b == 0x80 ? 9 : (0x81...0xBF).contains(b) ? 1 : reject
+        case 9: return b == 0xA8 || b == 0xA9 ? reject : (0x80...0xBF).contains(b) ? 0 : reject
         default: return reject
         }
     }

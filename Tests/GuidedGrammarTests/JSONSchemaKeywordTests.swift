@@ -136,6 +136,39 @@ import GuidedSchema
         #expect(JSONSchemaTestSupport.accepts(nested, text))
     }
 
+    /// Runs where indented JSON never breaks a line (around `:`, before `,`) are bounded by `inlineRun`
+    /// (default 4), the others by `maxRun` (default 20), in declared members, undeclared members and
+    /// arrays alike.
+    @Test func inlineWhitespaceBound() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"array","items":{"type":"integer"}}}}"#
+        let bounded = try JSONSchemaTestSupport.compile(schema)
+        func spaces(_ n: Int) -> String { String(repeating: " ", count: n) }
+        let cases: [(String, Bool)] = [
+            ("{\"a\"" + spaces(4) + ":" + spaces(4) + "1}", true),
+            ("{\"a\"" + spaces(5) + ":1}", false),
+            ("{\"a\":" + spaces(5) + "1}", false),
+            ("{\"a\":1" + spaces(4) + ",\"b\":[]}", true),
+            ("{\"a\":1" + spaces(5) + ",\"b\":[]}", false),
+            ("{\"a\":1," + spaces(20) + "\"b\":[]}", true),
+            ("{\"a\":1," + spaces(21) + "\"b\":[]}", false),
+            ("{\"b\":[1" + spaces(4) + ",2" + spaces(20) + "]}", true),
+            ("{\"b\":[1" + spaces(5) + ",2]}", false),
+            // Undeclared members: the run before `,` is inline, the one before `}` is not.
+            ("{\"x\":1" + spaces(4) + ",\"y\":2" + spaces(20) + "}", true),
+            ("{\"x\":1" + spaces(5) + ",\"y\":2}", false),
+            ("{\"x\":1" + spaces(21) + "}", false),
+        ]
+        for (text, expected) in cases {
+            #expect(JSONSchemaTestSupport.accepts(bounded, text) == expected, "\(text)")
+        }
+        // The inline bound never exceeds `maxRun`, and can be raised to it.
+        let tight = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 2)))
+        #expect(JSONSchemaTestSupport.accepts(tight, "{\"a\"  :  1}") && !JSONSchemaTestSupport.accepts(tight, "{\"a\"   :1}"))
+        let wide = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 20, inlineRun: 20)))
+        #expect(JSONSchemaTestSupport.accepts(wide, "{\"a\"" + spaces(20) + ":" + spaces(20) + "1}"))
+        #expect(!JSONSchemaTestSupport.accepts(wide, "{\"a\"" + spaces(21) + ":1}"))
+    }
+
     @Test func forbidAdditionalPropertiesOption() throws {
         let schema = #"{"type":"object","properties":{"a":{"type":"integer"}}}"#
         let g = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(additionalProperties: .forbid))

@@ -9,10 +9,18 @@ extension ByteDFA {
     /// `name_s<i>`; a state's self-loop becomes a `*`; states with one predecessor and no cycle are
     /// inlined, and so are small ones with several predecessors. Either way the expression accepts
     /// exactly the DFA's language.
-    public func grammarExpr(into grammar: inout Grammar, name: String,
+    ///
+    /// `followedBy` is what comes after the DFA's text (the closing quote of a string): the expression
+    /// then spells the DFA's language followed by it. In the rule form each accepting state ends with
+    /// it, so every reference to a state's rule is a tail reference: the mask compiler then builds the
+    /// states as one chain (once per place the whole is used) instead of calling rules in the middle
+    /// of the text, where no token slice applies.
+    public func grammarExpr(into grammar: inout Grammar, name: String, followedBy next: GrammarExpr = .empty,
                             maxExpressionSize: Int = 8192, maxEliminationStates: Int = 400) -> GrammarExpr {
-        if stateCount <= maxEliminationStates, let e = eliminatedExpression(budget: maxExpressionSize) { return e }
-        return ruleExpression(into: &grammar, name: name)
+        if stateCount <= maxEliminationStates, let e = eliminatedExpression(budget: maxExpressionSize) {
+            return RegexLowering.makeSequence([e, next])
+        }
+        return ruleExpression(into: &grammar, name: name, followedBy: next)
     }
 
     /// State elimination (Brzozowski–McCluskey) with a size budget; nil when over budget.
@@ -109,7 +117,7 @@ extension ByteDFA {
     }
 
     /// The rule-based conversion: right-linear rules for states on cycles, inlining elsewhere.
-    func ruleExpression(into grammar: inout Grammar, name: String) -> GrammarExpr {
+    func ruleExpression(into grammar: inout Grammar, name: String, followedBy next: GrammarExpr = .empty) -> GrammarExpr {
         let n = stateCount
         if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return .nothing }
 
@@ -141,7 +149,7 @@ extension ByteDFA {
             return body[Int(t)]!
         }
         func makeBody(_ s: Int) -> GrammarExpr {
-            var alternatives: [GrammarExpr] = accepting[s] ? [.empty] : []
+            var alternatives: [GrammarExpr] = accepting[s] ? [next] : []
             var loop: ByteSet? = nil
             for (t, bytes) in out[s] {
                 if Int(t) == s { loop = bytes; continue }

@@ -43,9 +43,13 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
     public enum Whitespace: Sendable, Equatable {
         /// No whitespace at all.
         case compact
-        /// Any JSON whitespace, but at most `maxRun` bytes at each place it may appear. The default run of
-        /// 20 admits a newline plus 2-space indentation to depth 8 (and Python's `", "` / `": "`).
-        case bounded(maxRun: Int)
+        /// Any JSON whitespace, but each run bounded: at most `maxRun` bytes where indented JSON breaks
+        /// lines (after `{`, `[` and `,`, before `}` and `]`), at most `min(inlineRun, maxRun)` where it
+        /// never does (before and after `:`, before `,`). The default, 20 and 4, admits a newline plus
+        /// 2-space indentation to depth 8, Python's `", "` / `": "` and `"key" : value` styles. (The
+        /// inline bound is separate because every run is a chain of automaton states wherever it may
+        /// appear, and the three inline places of each object member were half of a large schema's NFA.)
+        case bounded(maxRun: Int, inlineRun: Int = 4)
         /// Any amount of JSON whitespace (a model can then emit newlines forever).
         case unbounded
     }

@@ -205,11 +205,14 @@ enum JSONText {
     }
 
     /// Whitespace allowed between tokens under `options`.
-    static func whitespace(_ w: JSONSchemaCompileOptions.Whitespace) -> GrammarExpr {
+    /// Whitespace where indented JSON may break a line (`inline` false), or where it never does.
+    static func whitespace(_ w: JSONSchemaCompileOptions.Whitespace, inline: Bool = false) -> GrammarExpr {
         let ws = GrammarExpr.byteSet(ByteSet([0x20, 0x09, 0x0A, 0x0D]))
         switch w {
         case .compact: return .empty
-        case .bounded(let n): return n <= 0 ? .empty : .repeat(ws, min: 0, max: n)
+        case .bounded(let n, let k):
+            let run = inline ? min(n, k) : n
+            return run <= 0 ? .empty : .repeat(ws, min: 0, max: run)
         case .unbounded: return .star(ws)
         }
     }

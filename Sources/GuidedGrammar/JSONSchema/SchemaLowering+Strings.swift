@@ -93,7 +93,7 @@ extension SchemaLowering {
             // not: {pattern}: the content language minus each pattern's (unanchored) language.
             if parts.isEmpty { parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "not", f.negatedPatterns[0].pointer)) }
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
-            return .seq([.literal("\""), try intersectContents(parts, f), .literal("\"")])
+            return .seq([.literal("\""), try intersectContents(parts, f)])
         }
         if parts.isEmpty && lengthLimited && excludedStrings.isEmpty {
             // One rule per length range, quotes included: fields with the same bounds share it, so a schema
@@ -104,27 +104,29 @@ extension SchemaLowering {
                 .seq([.literal("\""), .repeat(me.shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength), .literal("\"")])
             }
         }
+        // `content` ends with the closing quote (`intersectContents` spells it inside its automaton).
         var content: GrammarExpr
         if parts.isEmpty {
             content = lengthLimited
                 ? .repeat(shared("char") { _ in JSONText.anyChar }, min: f.minLength, max: f.maxLength)
                 : shared("chars") { _ in .star(JSONText.anyChar) }
-            if !excludedStrings.isEmpty && !lengthLimited { content = notIn(excludedStrings) }
+            if !excludedStrings.isEmpty && !lengthLimited { content = .seq([notIn(excludedStrings), .literal("\"")]) }
             else if !excludedStrings.isEmpty {
                 let lengths = ContentPart(.length(f.minLength, f.maxLength), content, "not", f.excludedPointer)
                 content = try intersectContents([lengths], f)
-            }
+            } else { content = .seq([content, .literal("\"")]) }
         } else if parts.count == 1 && !lengthLimited && excludedStrings.isEmpty {
             let p = parts[0]
-            content = p.keyword == "format" ? shared("format:" + formatName!) { _ in p.expr } : p.expr
+            content = .seq([p.keyword == "format" ? shared("format:" + formatName!) { _ in p.expr } : p.expr, .literal("\"")])
         } else {
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             content = try intersectContents(parts, f)
         }
-        return .seq([.literal("\""), content, .literal("\"")])
+        return .seq([.literal("\""), content])
     }
 
-    /// The intersection of content languages, minus excluded strings, as a grammar expression.
+    /// The intersection of content languages, minus excluded strings, followed by the closing quote, as
+    /// a grammar expression.
     ///
     /// Memoized by what the parts are (pattern sources, format names, length bounds) and what is taken
     /// away: large schemas repeat the same `pattern` + `maxLength` pair in many places, and each product
@@ -153,7 +155,7 @@ extension SchemaLowering {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: error.description)
             }
         }
-        let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string")
+        let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
         intersections[key] = e
         return e
     }

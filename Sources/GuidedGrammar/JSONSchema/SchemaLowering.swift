@@ -23,7 +23,9 @@ struct SchemaLowering {
     /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
     var anyOrderSpent = 0
     var anyOrderSizes = ExpandedSize()
+    /// Whitespace where indented JSON may break a line, and where it never does (see `Whitespace`).
     let ws: GrammarExpr
+    let inlineWS: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
 
@@ -31,8 +33,9 @@ struct SchemaLowering {
         self.document = document
         self.options = options
         ws = JSONText.whitespace(options.whitespace)
-        sep = .seq([ws, .literal(","), ws])
-        colon = .seq([ws, .literal(":"), ws])
+        inlineWS = JSONText.whitespace(options.whitespace, inline: true)
+        sep = .seq([inlineWS, .literal(","), ws])
+        colon = .seq([inlineWS, .literal(":"), inlineWS])
     }
 
     mutating func lowerRoot() throws(JSONSchemaCompileError) -> Grammar {
@@ -212,13 +215,14 @@ struct SchemaLowering {
 
     /// The rest of an object at a point where it may close (`canClose`) or go on with `more` (a member
     /// and what follows it; `.nothing` if none may follow). Once a member is `written`, both choices
-    /// begin with whitespace, spelled once before the choice: the bounded whitespace run is the
-    /// largest part of a small member's automaton.
+    /// begin with whitespace: a line-breaking run before `}`, an inline one before `,`. When the two are
+    /// the same (`.compact`, `.unbounded`) it is spelled once before the choice.
     func closeOrMore(written: Bool, canClose: Bool, more: GrammarExpr) -> GrammarExpr {
         let close: GrammarExpr = canClose ? .literal("}") : .nothing
         guard !more.isNothing else { return canClose ? (written ? .seq([ws, close]) : close) : .nothing }
         guard written else { return .alt([close, more]) }
-        return .seq([ws, .alt([close, .seq([.literal(","), ws, more])])])
+        if inlineWS == ws { return .seq([ws, .alt([close, .seq([.literal(","), ws, more])])]) }
+        return .alt([.seq([ws, close]), .seq([sep, more])])
     }
 
     mutating func shared(_ name: String, _ make: (inout SchemaLowering) -> GrammarExpr) -> GrammarExpr {

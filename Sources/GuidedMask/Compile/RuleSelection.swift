@@ -216,9 +216,51 @@ struct RuleSelection {
                 if !tails[r][k] { linear[c] = false }
             }
         }
-        return (0..<n).map { r in
+        var group = (0..<n).map { r in
             let c = component[r]
             return cyclic[c] && linear[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
+        }
+        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, firstGroup: components, into: &group)
+        return group
+    }
+
+    /// Acyclic tail chains: a rule referred to only in tail position is entered with the end state of
+    /// the rule that refers to it, so rules linked only that way share one copy per end state too. The
+    /// states of a string automaton with a length bound become such a chain (`ByteDFA.grammarExpr`
+    /// with the closing quote after it): one rule per state, each reached from several others. Copied
+    /// per reference, the chain's size estimate doubled with every such state and its rules stayed
+    /// calls, so no token slice applied inside the string (a full trie walk per position, 10-20 ms).
+    /// Rules in no cyclic group and referred to only in tail position are joined along the tail
+    /// references between them; a joined set becomes a group under the same bounds. (A rule referred
+    /// to elsewhere stays out: group members are never kept, and inlined it would bring the group
+    /// into every place that refers to it.)
+    private static func acyclicTailGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], firstGroup: Int, into group: inout [Int]) {
+        let n = refs.count
+        var onlyTail = [Bool](repeating: true, count: n)
+        for r in 0..<n { for (k, t) in refs[r].enumerated() where !tails[r][k] { onlyTail[t] = false } }
+        var parent = Array(0..<n)
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
+            return x
+        }
+        var joined = false
+        for r in 0..<n where group[r] < 0 && onlyTail[r] {
+            for (k, t) in refs[r].enumerated() where tails[r][k] && t != r && onlyTail[t] && group[t] < 0 {
+                let a = find(r), b = find(t)
+                if a != b { parent[b] = a; joined = true }
+            }
+        }
+        guard joined else { return }
+        var nodes = [Int](repeating: 0, count: n), members = [Int](repeating: 0, count: n)
+        for r in 0..<n where group[r] < 0 && onlyTail[r] {
+            let c = find(r)
+            nodes[c] += sizes[r]
+            members[c] += 1
+        }
+        for r in 0..<n where group[r] < 0 && onlyTail[r] {
+            let c = find(r)
+            if members[c] > 1 && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules { group[r] = firstGroup + c }
         }
     }
 
