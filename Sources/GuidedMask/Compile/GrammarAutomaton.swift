@@ -134,6 +134,13 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// "no transition"): every matcher then fails with `MatcherError.automatonTooLarge`.
     var isExhausted: Bool { exhausted.isSet }
 
+    /// True when `state` reads every string of plain text by its own byte transitions, proved on its NFA
+    /// states (`PlainTextProof`) without making the deterministic states the text passes through.
+    /// `sliceEdges[u]`: the (byte class, next position) pairs of `SliceUTF8` position `u`.
+    func readsAllPlainText(_ state: Int32, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        builder.withLock { b in b.readsAllPlainText(state, sliceEdges) }
+    }
+
     /// Bytes of NFA-state sets the states made so far hold: how much subset construction was done, for
     /// callers that bound the work they cause.
     var setBytesBuilt: Int { builder.withLock { $0.setBytes } }
@@ -199,6 +206,15 @@ private struct Builder {
         self.calls = calls
         self.exhausted = exhausted
         mark = [UInt32](repeating: 0, count: nfa.stateCount)
+    }
+
+    /// Made on the first question (most grammars never ask one).
+    private var plainText: PlainTextProof? = nil
+
+    mutating func readsAllPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        guard state > 0, Int(state) < sets.count else { return false }
+        if plainText == nil { plainText = PlainTextProof(stateCount: nfa.stateCount, classCount: classCount) }
+        return plainText!.anyReadsAllPlainText(sets[Int(state)], nfa: nfa, sliceEdges: sliceEdges)
     }
 
     mutating func makeRuleStarts() {

@@ -12,15 +12,17 @@ extension GrammarMatcher {
     /// The slice to use at `state`, if any. In a long `maxLength` string the unbounded check would explore
     /// the chain of character positions until its budget ran out (thousands of pairs, milliseconds), so
     /// it first gets only the few pairs an unbounded string's loop needs; then the 16-character check
-    /// (cheap everywhere); the unbounded check with its full budget runs only where both failed (a key
-    /// automaton with more prefixes than the bounded budget, or a string with under 16 characters of
-    /// room, where it fails fast); the narrower bounded slices last.
+    /// (cheap everywhere); then the proof on NFA states (`PlainTextProof`: a key automaton with more
+    /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`); the unbounded check with
+    /// its full budget runs only where all of these failed (a string with under 16 characters of room,
+    /// where it fails fast); the narrower bounded slices last.
     mutating func chooseSlice(state: Int32) -> TokenSlice? {
         // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
         let unbounded = slices[0]
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
         if sliceApplies(slices[1], state: state) { return slices[1] }
+        if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return unbounded }
         if sliceApplies(unbounded, state: state) { return unbounded }
         if let r = exactRoom(state: state) { return compiled.vocabulary.exactSlices[r] }
         return slices.dropFirst(2).first { sliceApplies($0, state: state) }

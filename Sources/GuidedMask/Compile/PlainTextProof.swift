@@ -1,0 +1,187 @@
+/// Which NFA states read every string of plain JSON string text (`SliceUTF8`) by byte and ε-edges
+/// alone: a deterministic state whose set holds one of them reads every such string too (each byte's
+/// successor set contains that state's successors), so the unbounded token slice applies to it.
+///
+/// `GrammarMatcher.sliceApplies` proves the same on the deterministic automaton, which builds every
+/// state it explores. Where that automaton is large the proof costs more than the walk it saves: the
+/// key position of an object with a hundred declared names explores one state per prefix of those
+/// names (12-20 ms), and an unanchored `pattern` of a hundred words never fits its budget (a full walk
+/// per new state, 40 ms). Here the proof runs on NFA states, which cost nothing to make: the names'
+/// trie is a few thousand (state, character position) pairs, the `.*` of a search a dozen.
+///
+/// For a pair (NFA state, position in a UTF-8 character) to read every plain string, each byte class
+/// allowed at that position must lead, from some state of its ε-closure, to a live state whose pair
+/// again reads every plain string. That is a greatest fixed point: the pairs reachable from a start are
+/// collected (up to a budget), then pairs with a class that no good successor covers are removed until
+/// none is. The region is closed under successors, so the answer is exact for every pair in it and is
+/// kept for later questions. It follows single states: text that only a union of states reads (one
+/// state for `na…`, another for `n` followed by anything else) is not proved here and is left to the
+/// check on the deterministic automaton. Key tries and searches are built one state per prefix, so
+/// they are proved.
+struct PlainTextProof {
+    /// Per NFA state, at a character boundary: 0 not known, 1 reads every plain string, 2 does not.
+    private var known: [UInt8]
+    /// Regions abandoned at the budget (their start stays unknown and is not retried).
+    private var abandoned: Set<Int32> = []
+    /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
+    /// position) start in `pairSlots` (-1 none yet), the marks of the ε-closure search, and per byte
+    /// class the head of its list of targets.
+    private var pairBase: [Int32]
+    private var pairSlots: [Int32] = []
+    private var mark: [UInt32]
+    private var generation: UInt32 = 0
+    private var classHead: [Int32]
+
+    /// Pairs and successor links one exploration may collect before it gives up.
+    static let maxPairs = 40_000
+    static let maxLinks = 400_000
+
+    init(stateCount: Int, classCount: Int) {
+        known = [UInt8](repeating: 0, count: stateCount)
+        pairBase = [Int32](repeating: -1, count: stateCount)
+        mark = [UInt32](repeating: 0, count: stateCount)
+        classHead = [Int32](repeating: -1, count: classCount)
+    }
+
+    /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
+    /// `sliceEdges[u]`: the (byte class, next position) pairs of position `u`.
+    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        var explorations = 0
+        for x in set {
+            switch known[Int(x)] {
+            case 1: return true
+            case 2: continue
+            default:
+                if abandoned.contains(x) || explorations >= 4 { continue }
+                explorations += 1
+                if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Explores the region of `start`, solves it, records every boundary pair's answer.
+    private mutating func prove(_ start: Int32, nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        let positions = SliceUTF8.stateCount
+        var pairs: [(state: Int32, u: UInt8)] = []
+        // Per requirement (one per class allowed at a pair's position): how many of its successors are
+        // still good, and which pair it belongs to. Each link: a successor pair and its requirement.
+        var remaining: [Int32] = []
+        var owner: [Int32] = []
+        var linkPair: [Int32] = [], linkRequirement: [Int32] = []
+        defer {
+            for p in pairs { pairBase[Int(p.state)] = -1 }
+            pairSlots.removeAll(keepingCapacity: true)
+        }
+        func pairNumber(_ s: Int32, _ u: UInt8) -> Int32? {
+            var base = Int(pairBase[Int(s)])
+            if base < 0 {
+                base = pairSlots.count
+                pairSlots.append(contentsOf: repeatElement(-1, count: positions))
+                pairBase[Int(s)] = Int32(base)
+            }
+            let known = pairSlots[base + Int(u)]
+            if known >= 0 { return known }
+            guard pairs.count < Self.maxPairs else { return nil }
+            let p = Int32(pairs.count)
+            pairSlots[base + Int(u)] = p
+            pairs.append((s, u))
+            return p
+        }
+        guard pairNumber(start, SliceUTF8.boundary) != nil else { return false }
+        var closure: [Int32] = []
+        var linkTarget: [Int32] = [], linkNext: [Int32] = []
+        var requiredBy: [Int32] = []     // per pair: the last pair that required it alone
+        var touched: [Int] = []
+        var next = 0
+        while next < pairs.count {
+            let (s, u) = pairs[next]
+            let p = Int32(next)
+            next += 1
+            // The ε-closure of s within live states (ε-edges stay inside the rule).
+            generation &+= 1
+            if generation == 0 { for i in mark.indices { mark[i] = 0 }; generation = 1 }
+            closure.removeAll(keepingCapacity: true)
+            closure.append(s); mark[Int(s)] = generation
+            var i = 0
+            while i < closure.count {
+                let c = Int(closure[i]); i += 1
+                for e in Int(nfa.epsilonStart[c])..<Int(nfa.epsilonStart[c + 1]) {
+                    let t = nfa.epsilonTargets[e]
+                    if nfa.live[Int(t)] && mark[Int(t)] != generation { mark[Int(t)] = generation; closure.append(t) }
+                }
+            }
+            // Byte edges of the closure by class: lists threaded through `linkNext` from `classHead`.
+            linkTarget.removeAll(keepingCapacity: true); linkNext.removeAll(keepingCapacity: true)
+            for z in closure where nfa.label[Int(z)] == GrammarNFA.labelClasses {
+                let t = nfa.target[Int(z)]
+                guard nfa.live[Int(t)] else { continue }
+                for k in Int(nfa.labelLow[Int(z)])..<Int(nfa.labelHigh[Int(z)]) {
+                    let cls = Int(nfa.classList[k])
+                    if classHead[cls] < 0 { touched.append(cls) }
+                    linkTarget.append(t); linkNext.append(classHead[cls])
+                    classHead[cls] = Int32(linkTarget.count - 1)
+                }
+            }
+            var overBudget = false
+            for (cls, u2) in sliceEdges[Int(u)] {
+                var l = classHead[cls]
+                // Most classes of a pair lead to one and the same successor (every byte that leaves a
+                // name's prefix goes to the same "any other name" state): such a requirement is stated
+                // once per pair, which keeps the region's links near its pairs.
+                if l >= 0 && linkNext[Int(l)] < 0 {
+                    guard let q = pairNumber(linkTarget[Int(l)], u2) else { overBudget = true; break }
+                    while requiredBy.count < pairs.count { requiredBy.append(-1) }
+                    if requiredBy[Int(q)] == p { continue }
+                    requiredBy[Int(q)] = p
+                }
+                let r = Int32(remaining.count)
+                var count: Int32 = 0
+                while l >= 0 {
+                    guard let q = pairNumber(linkTarget[Int(l)], u2) else { overBudget = true; break }
+                    linkPair.append(q); linkRequirement.append(r)
+                    count += 1
+                    l = linkNext[Int(l)]
+                }
+                remaining.append(count)
+                owner.append(p)
+            }
+            for c in touched { classHead[c] = -1 }
+            touched.removeAll(keepingCapacity: true)
+            if overBudget || linkPair.count > Self.maxLinks { abandoned.insert(start); return false }
+            if p == 0 && remaining.contains(0) {
+                // Some plain character has no edge at all from the start (a key that must be one of a
+                // few names): no need to explore further.
+                known[Int(start)] = 2
+                return false
+            }
+        }
+        // The links grouped by successor pair (counting sort), for the removal below.
+        var userStart = [Int32](repeating: 0, count: pairs.count + 1)
+        for q in linkPair { userStart[Int(q) + 1] += 1 }
+        for k in 0..<pairs.count { userStart[k + 1] += userStart[k] }
+        var fill = userStart
+        var users = [Int32](repeating: 0, count: linkPair.count)
+        for (k, q) in linkPair.enumerated() { users[Int(fill[Int(q)])] = linkRequirement[k]; fill[Int(q)] += 1 }
+        // Remove bad pairs until none is left: a pair is bad once one of its requirements has no good
+        // successor; removing it lowers the counts of the requirements it served.
+        var bad = [Bool](repeating: false, count: pairs.count)
+        var work: [Int32] = []
+        for (r, c) in remaining.enumerated() where c == 0 {
+            let p = owner[r]
+            if !bad[Int(p)] { bad[Int(p)] = true; work.append(p) }
+        }
+        while let q = work.popLast() {
+            for k in Int(userStart[Int(q)])..<Int(userStart[Int(q) + 1]) {
+                let r = users[k]
+                remaining[Int(r)] -= 1
+                let p = owner[Int(r)]
+                if remaining[Int(r)] == 0 && !bad[Int(p)] { bad[Int(p)] = true; work.append(p) }
+            }
+        }
+        for (p, pair) in pairs.enumerated() where pair.u == SliceUTF8.boundary {
+            known[Int(pair.state)] = bad[p] ? 2 : 1
+        }
+        return !bad[0]
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+import GuidedGrammar
+@testable import GuidedMask
+import GuidedTokenizers
+
+private typealias S = MaskTestSupport
+
+/// The proof on NFA states that a state reads every plain string (`PlainTextProof`), asked at the
+/// start state of small grammars where the answer is known.
+@Suite struct PlainTextProofTests {
+    static let plain = #"[^"\\\x00-\x1F\u2028\u2029]"#
+
+    func startReadsAllPlainText(_ gbnf: String) throws -> Bool {
+        let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
+        return g.automaton.readsAllPlainText(g.startState, sliceEdges: g.sliceEdges)
+    }
+
+    @Test func unboundedTextReadsEverything() throws {
+        #expect(try startReadsAllPlainText("root ::= \(Self.plain)* \"\\\"\""))
+        // A search: any text, one of two words, any text. Its `.*` prefix alone is enough.
+        #expect(try startReadsAllPlainText("root ::= \(Self.plain)* (\"cat\" | \"dog\") \(Self.plain)* \"\\\"\""))
+        // Characters split over alternatives (ASCII in one, the rest in another) still cover everything.
+        #expect(try startReadsAllPlainText(#"root ::= ([ -!#-\[\]-\x7F] | [^\x00-\x7F\u2028\u2029])* "\"""#))
+        // Without DEL (U+007F, plain JSON text) the same is not enough.
+        #expect(try !startReadsAllPlainText(#"root ::= ([ -!#-\[\]-~] | [^\x00-\x7F\u2028\u2029])* "\"""#))
+    }
+
+    @Test func narrowerOrBoundedTextDoesNot() throws {
+        #expect(try !startReadsAllPlainText(#"root ::= [a-z]* "\"""#))
+        #expect(try !startReadsAllPlainText("root ::= \(Self.plain){0,5} \"\\\"\""))
+        // A line separator is not plain text, so leaving it out changes nothing; leaving out `é` does.
+        #expect(try !startReadsAllPlainText(#"root ::= [^"\\\x00-\x1F\u00E9]* "\"""#))
+        // One of a few names, or a name that is not one of them but must start with a letter.
+        #expect(try !startReadsAllPlainText(#"root ::= ("cat" | "dog" | [a-z] [a-z]*) "\"""#))
+    }
+
+    /// A name trie with an escape at every prefix (the shape of an object key position with undeclared
+    /// members): from each prefix one state goes on with the name or leaves it, so every string is
+    /// readable.
+    @Test func keyTrieWithEscapesAtEveryPrefix() throws {
+        func not(_ c: String) -> String { #"[^"# + c + #""\\\x00-\x1F\u2028\u2029]"# }
+        let trie = """
+            root ::= ("n" n1 | \(not("n")) rest | "") "\\""
+            n1 ::= "a" n2 | \(not("a")) rest | ""
+            n2 ::= "m" n3 | \(not("m")) rest | ""
+            n3 ::= "e" rest | \(not("e")) rest | ""
+            rest ::= \(Self.plain)*
+            """
+        #expect(try startReadsAllPlainText(trie))
+        // Without the escape after "na", "naz" cannot be read.
+        #expect(try !startReadsAllPlainText(trie.replacingOccurrences(of: "\"m\" n3 | \(not("m")) rest", with: "\"m\" n3")))
+    }
+}
