@@ -16,18 +16,56 @@ struct SuffixGroups: Sendable {
     /// 255, else 0. A caller frame whose state takes a slice of n characters reads every plain tail of
     /// at most n characters, so those groups need no walk (`walkSuffixes`).
     let plainCharacters: [UInt8]
+    /// With many pairs (`bucketMinimum`), the pairs whose tail is plain text are not grouped but kept by
+    /// the tail's characters: those of c characters are `plainPairs[plainEnd[c - 1] ..< plainEnd[c]]`
+    /// (c = 1 ... 255; `plainEnd[0]` = 0; empty when not bucketed). At a block's end nearly the whole
+    /// vocabulary crosses into the caller with a plain tail, and sorting 100k+ tails to group them was
+    /// most of a 15-20 ms mask; a caller that takes a slice of n characters reads every plain tail of
+    /// at most n characters, so those buckets are set without grouping or walking (`walkSuffixes`),
+    /// and only the longer ones are grouped, at mask time.
+    let plainEnd: [Int32]
+    let plainPairs: [UInt64]
 
-    static let empty = SuffixGroups(tails: [], end: [], tokens: [], plainCharacters: [])
+    /// Pairs from which plain tails are bucketed rather than grouped.
+    static let bucketMinimum = 4_096
 
-    var isEmpty: Bool { tails.isEmpty }
-    var byteCount: Int { tails.count * 9 + end.count * 4 + tokens.count * 4 }
+    static let empty = SuffixGroups(tails: [], end: [], tokens: [], plainCharacters: [], plainEnd: [], plainPairs: [])
 
-    private init(tails: [UInt64], end: [Int32], tokens: [UInt32], plainCharacters: [UInt8]) {
+    var isEmpty: Bool { tails.isEmpty && plainPairs.isEmpty }
+    var byteCount: Int { tails.count * 9 + end.count * 4 + tokens.count * 4 + plainEnd.count * 4 + plainPairs.count * 8 }
+
+    private init(tails: [UInt64], end: [Int32], tokens: [UInt32], plainCharacters: [UInt8], plainEnd: [Int32], plainPairs: [UInt64]) {
         self.tails = tails; self.end = end; self.tokens = tokens; self.plainCharacters = plainCharacters
+        self.plainEnd = plainEnd; self.plainPairs = plainPairs
     }
 
-    /// Groups `pairs` (`token << 16 | offset`, as the cache walk collects them) by tail bytes.
-    init(pairs: [UInt64], bytes: UnsafeMutablePointer<UInt8>, offsets: UnsafeMutablePointer<UInt32>) {
+    /// Groups `pairs` (`token << 16 | offset`, as the cache walk collects them) by tail bytes; with
+    /// `bucketing` and at least `bucketMinimum` pairs, plain tails go to buckets instead.
+    init(pairs allPairs: [UInt64], bytes: UnsafeMutablePointer<UInt8>, offsets: UnsafeMutablePointer<UInt32>, bucketing: Bool = true) {
+        var pairs = allPairs
+        var plainEnd: [Int32] = [], plainPairs: [UInt64] = []
+        if bucketing && allPairs.count >= Self.bucketMinimum {
+            // Counting sort of the plain tails by characters; the others are grouped below.
+            var characters = [UInt8](repeating: 0, count: allPairs.count)
+            var count = [Int32](repeating: 0, count: 256)
+            pairs = []
+            for (i, p) in allPairs.enumerated() {
+                let tok = Int(p >> 16), skip = Int(p & 0xFFFF)
+                let c = UInt8(min(255, TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))))
+                characters[i] = c
+                if c == 0 { pairs.append(p) } else { count[Int(c)] += 1 }
+            }
+            plainEnd = [Int32](repeating: 0, count: 256)
+            for c in 1..<256 { plainEnd[c] = plainEnd[c - 1] + count[c] }
+            var fill = [Int32](repeating: 0, count: 256)
+            for c in 1..<256 { fill[c] = plainEnd[c - 1] }
+            plainPairs = [UInt64](repeating: 0, count: Int(plainEnd[255]))
+            for (i, p) in allPairs.enumerated() where characters[i] != 0 {
+                let c = Int(characters[i])
+                plainPairs[Int(fill[c])] = p
+                fill[c] += 1
+            }
+        }
         func tail(_ p: UInt64) -> UnsafeBufferPointer<UInt8> {
             let tok = Int(p >> 16), skip = Int(p & 0xFFFF)
             let start = Int(offsets[tok]) + skip
@@ -70,6 +108,6 @@ struct SuffixGroups: Sendable {
             let tok = Int(p >> 16), skip = Int(p & 0xFFFF)
             return UInt8(min(255, TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))))
         }
-        self.init(tails: tails, end: end, tokens: tokens, plainCharacters: plain)
+        self.init(tails: tails, end: end, tokens: tokens, plainCharacters: plain, plainEnd: plainEnd, plainPairs: plainPairs)
     }
 }

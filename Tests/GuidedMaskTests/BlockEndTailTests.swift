@@ -32,11 +32,14 @@ private typealias S = MaskTestSupport
     /// characters make more than a thousand distinct tails at each block end. Every mask equals the
     /// plain tokens that fit in the room left, plus the closing quote once the minimum is met; at the
     /// last block's end, tails of 3 or more characters must be refused although the block's caller
-    /// also has a state with more room (another way to split the same text).
-    @Test func masksStayExactAcrossBlockEnds() throws {
+    /// also has a state with more room (another way to split the same text). With 5,000 words more than
+    /// `SuffixGroups.bucketMinimum` tokens cross a block's end, so their plain tails are bucketed by
+    /// length instead of grouped.
+    @Test(arguments: [2_000, 5_000])
+    func masksStayExactAcrossBlockEnds(wordCount: Int) throws {
         let hundred = String(repeating: "a", count: 100)
-        let words = (0..<2_000).map { "b\($0)" }
-        //                                 0    1     2        3..<2003, 2003: </s>
+        let words = (0..<wordCount).map { "b\($0)" }
+        //                                 0    1     2        3..<wordCount + 3, then </s>
         let vocab = S.vocabulary(["a", "\"", hundred] + words)
         let g = try S.compiled(gbnf: #"""
             root ::= "\"" c{130,59908} "\""

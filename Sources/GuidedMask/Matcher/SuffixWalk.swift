@@ -4,6 +4,18 @@ extension GrammarMatcher {
     /// walked, sharing the prefix with the previous tail and skipping tails that extend a rejected one.
     mutating func walkSuffixes(_ groups: SuffixGroups, below: Int32, mask: UnsafeMutablePointer<UInt32>) {
         guard below >= 0 else { return }
+        let longer = walkGroups(groups, below: below, mask: mask)
+        if !longer.isEmpty {
+            // Bucketed plain tails longer than any slice below: grouped now, and walked.
+            let t = compiled.tables
+            _ = walkGroups(SuffixGroups(pairs: Array(longer), bytes: t.tokenBytes, offsets: t.tokenOffsets, bucketing: false),
+                           below: below, mask: mask)
+        }
+    }
+
+    /// Walks `groups`' tails from `below` and sets the plain buckets a slice below covers; returns the
+    /// bucketed pairs left to walk (plain tails longer than that slice).
+    private mutating func walkGroups(_ groups: SuffixGroups, below: Int32, mask: UnsafeMutablePointer<UInt32>) -> ArraySlice<UInt64> {
         let t = compiled.tables
         let maxDepth = compiled.vocabulary.trie.maxDepth
         if walk.depths.count < maxDepth + 2 {
@@ -25,13 +37,23 @@ extension GrammarMatcher {
         // returns into the string rule, whose next state reads the following characters. Only for many
         // tails: a few (`",` after a string) are walked faster than an entry is looked up or made.
         var plainRoom = 0
-        var k = groups.tails.count >= Self.plainTailShortcutMinimum ? c.lo : c.hi
+        var k = groups.tails.count >= Self.plainTailShortcutMinimum || !groups.plainPairs.isEmpty ? c.lo : c.hi
         while k < c.hi {
             let n = engine.nodes[Int(engine.items[k])]
             if let e = try? cacheEntry(for: n.state, atBottom: n.parent == StackEngine.bottom), let s = e.slice {
                 plainRoom = max(plainRoom, min(s.maxCharacters, 255))
             }
             k += 1
+        }
+        // Bucketed plain tails of at most `plainRoom` characters are read by that slice.
+        var longer: ArraySlice<UInt64> = []
+        if !groups.plainPairs.isEmpty {
+            let covered = Int(groups.plainEnd[min(plainRoom, 255)])
+            for k in 0..<covered {
+                let id = UInt32(truncatingIfNeeded: groups.plainPairs[k] >> 16)
+                mask[Int(id >> 5)] |= 1 << (id & 31)
+            }
+            longer = groups.plainPairs[covered...]
         }
         // The groups left to read, in tail order (all of them without a slice below).
         var order: [Int32] = []
@@ -66,6 +88,7 @@ extension GrammarMatcher {
                 }, accept: { k in Self.setGroup(groups, Int(left[k]), mask) })
             }
         }
+        return longer
     }
 
     /// Tail groups from which `walkSuffixes` looks for a slice in the caller's states.
