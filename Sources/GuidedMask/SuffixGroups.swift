@@ -16,18 +16,23 @@ struct SuffixGroups: Sendable {
     /// 255, else 0. A caller frame whose state takes a slice of n characters reads every plain tail of
     /// at most n characters, so those groups need no walk (`walkSuffixes`).
     let plainCharacters: [UInt8]
-    /// With many pairs (`bucketMinimum`), the pairs whose tail is plain text are not grouped but kept by
-    /// the tail's characters: those of c characters are `plainPairs[plainEnd[c - 1] ..< plainEnd[c]]`
-    /// (c = 1 ... 255; `plainEnd[0]` = 0; empty when not bucketed). At a block's end nearly the whole
-    /// vocabulary crosses into the caller with a plain tail, and sorting 100k+ tails to group them was
-    /// most of a 15-20 ms mask; a caller that takes a slice of n characters reads every plain tail of
-    /// at most n characters, so those buckets are set without grouping or walking (`walkSuffixes`),
-    /// and only the longer ones are grouped, at mask time.
+    /// With many pairs (`bucketMinimum`), the pairs whose tail is plain text of at most
+    /// `bucketCharacters` characters are not grouped but kept by the tail's characters: those of c
+    /// characters are `plainPairs[plainEnd[c - 1] ..< plainEnd[c]]` (c = 1 ... `bucketCharacters`;
+    /// `plainEnd[0]` = 0; empty when not bucketed). At a block's end nearly the whole vocabulary
+    /// crosses into the caller with a short plain tail, and sorting 100k+ tails to group them was most
+    /// of a 15-20 ms mask. A caller that takes a slice of n characters reads every plain tail of at most
+    /// n characters, so those buckets are set without grouping or walking (`walkSuffixes`). Longer plain
+    /// tails stay in the groups, so under the 16-character slice a mask groups nothing; only a caller
+    /// with less room (the last characters of a string's maximum) groups the buckets it does not cover,
+    /// at mask time.
     let plainEnd: [Int32]
     let plainPairs: [UInt64]
 
-    /// Pairs from which plain tails are bucketed rather than grouped.
+    /// Pairs from which short plain tails are bucketed rather than grouped.
     static let bucketMinimum = 4_096
+    /// The longest bucketed tail: the widest bounded slice's characters.
+    static let bucketCharacters = 16
 
     static let empty = SuffixGroups(tails: [], end: [], tokens: [], plainCharacters: [], plainEnd: [], plainPairs: [])
 
@@ -45,21 +50,23 @@ struct SuffixGroups: Sendable {
         var pairs = allPairs
         var plainEnd: [Int32] = [], plainPairs: [UInt64] = []
         if bucketing && allPairs.count >= Self.bucketMinimum {
-            // Counting sort of the plain tails by characters; the others are grouped below.
+            // Counting sort of the short plain tails by characters; the others are grouped below.
+            let buckets = Self.bucketCharacters + 1
             var characters = [UInt8](repeating: 0, count: allPairs.count)
-            var count = [Int32](repeating: 0, count: 256)
+            var count = [Int32](repeating: 0, count: buckets)
             pairs = []
             for (i, p) in allPairs.enumerated() {
                 let tok = Int(p >> 16), skip = Int(p & 0xFFFF)
-                let c = UInt8(min(255, TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))))
-                characters[i] = c
-                if c == 0 { pairs.append(p) } else { count[Int(c)] += 1 }
+                let c = TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))
+                if c == 0 || c >= buckets { pairs.append(p); continue }
+                characters[i] = UInt8(c)
+                count[c] += 1
             }
-            plainEnd = [Int32](repeating: 0, count: 256)
-            for c in 1..<256 { plainEnd[c] = plainEnd[c - 1] + count[c] }
-            var fill = [Int32](repeating: 0, count: 256)
-            for c in 1..<256 { fill[c] = plainEnd[c - 1] }
-            plainPairs = [UInt64](repeating: 0, count: Int(plainEnd[255]))
+            plainEnd = [Int32](repeating: 0, count: buckets)
+            for c in 1..<buckets { plainEnd[c] = plainEnd[c - 1] + count[c] }
+            var fill = [Int32](repeating: 0, count: buckets)
+            for c in 1..<buckets { fill[c] = plainEnd[c - 1] }
+            plainPairs = [UInt64](repeating: 0, count: Int(plainEnd[buckets - 1]))
             for (i, p) in allPairs.enumerated() where characters[i] != 0 {
                 let c = Int(characters[i])
                 plainPairs[Int(fill[c])] = p

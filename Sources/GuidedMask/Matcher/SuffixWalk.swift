@@ -6,7 +6,8 @@ extension GrammarMatcher {
         guard below >= 0 else { return }
         let longer = walkGroups(groups, below: below, mask: mask)
         if !longer.isEmpty {
-            // Bucketed plain tails longer than any slice below: grouped now, and walked.
+            // Bucketed plain tails longer than any slice below (only where it reads fewer than 16
+            // characters): grouped now, and walked.
             let t = compiled.tables
             _ = walkGroups(SuffixGroups(pairs: Array(longer), bytes: t.tokenBytes, offsets: t.tokenOffsets, bucketing: false),
                            below: below, mask: mask)
@@ -48,7 +49,7 @@ extension GrammarMatcher {
         // Bucketed plain tails of at most `plainRoom` characters are read by that slice.
         var longer: ArraySlice<UInt64> = []
         if !groups.plainPairs.isEmpty {
-            let covered = Int(groups.plainEnd[min(plainRoom, 255)])
+            let covered = Int(groups.plainEnd[min(plainRoom, SuffixGroups.bucketCharacters)])
             for k in 0..<covered {
                 let id = UInt32(truncatingIfNeeded: groups.plainPairs[k] >> 16)
                 mask[Int(id >> 5)] |= 1 << (id & 31)
