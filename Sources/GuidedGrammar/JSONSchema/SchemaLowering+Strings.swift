@@ -117,7 +117,12 @@ extension SchemaLowering {
             } else { content = .seq([content, .literal("\"")]) }
         } else if parts.count == 1 && !lengthLimited && excludedStrings.isEmpty {
             let p = parts[0]
-            content = .seq([p.keyword == "format" ? shared("format:" + formatName!) { _ in p.expr } : p.expr, .literal("\"")])
+            // A shared format rule ends with the closing quote: kept as a call, its states inside the text are
+            // then not accepting, so a mask there walks the trie on the fast path instead of asking, at every
+            // node, what the unknown caller reads after a return (a `uri` after "https://": 8 ms -> 1 ms).
+            content = p.keyword == "format"
+                ? shared("format:" + formatName! + "\"") { _ in .seq([p.expr, .literal("\"")]) }
+                : .seq([p.expr, .literal("\"")])
         } else {
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             content = try intersectContents(parts, f)

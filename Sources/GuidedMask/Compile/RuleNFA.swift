@@ -26,6 +26,13 @@ struct NFABuilder {
     fileprivate var ruleName = ""
     /// Inlined copies of `tailShared` rules by (rule, end state): their entry states.
     private var sharedCopies: [Int64: Int32] = [:]
+    /// Shared copies begun but not yet built: (rule, entry, end). Built after the kept rule's body, so a
+    /// chain of tail references (a string automaton's per-state rules, thousands long) is a loop here,
+    /// not a recursion as deep as the chain.
+    private var pendingCopies: [(rule: Int, entry: Int32, to: Int32)] = []
+    /// Inside a `buildCopies` template every state of a copy must be built before the template is
+    /// shifted, so shared copies are built at once there.
+    private var templateDepth = 0
 
     var stateCount: Int { label.count }
 
@@ -44,6 +51,10 @@ struct NFABuilder {
         let final = try newState()
         isFinal[Int(final)] = true
         try build(grammar.rules[rule].body, from: start, to: final)
+        while let p = pendingCopies.popLast() {
+            ruleName = grammar.rules[p.rule].name
+            try build(grammar.rules[p.rule].body, from: p.entry, to: p.to)
+        }
         return (start, final)
     }
 
@@ -153,6 +164,7 @@ struct NFABuilder {
                 let entry = try newState()
                 epsilon(from, entry)
                 sharedCopies[key] = entry
+                if templateDepth == 0 { pendingCopies.append((r.index, entry, to)); return }
                 let saved = ruleName
                 ruleName = grammar.rules[r.index].name
                 try build(grammar.rules[r.index].body, from: entry, to: to)
@@ -195,6 +207,8 @@ extension NFABuilder {
         guard count > 1 else { return cur }
         let entry = cur
         let stateMark = Int32(stateCount), edgeMark = edgeFrom.count
+        templateDepth += 1
+        defer { templateDepth -= 1 }
         cur = try buildCopy(inner, from: entry, exit: exit)
         let block = Int32(stateCount) - stateMark
         let edgeEnd = edgeFrom.count

@@ -162,7 +162,7 @@ struct RuleSelection {
     /// expression nodes or `rightLinearRules` rules are left as rules (the builder recurses once per
     /// rule of a chain).
     static let rightLinearNodes = 50_000
-    static let rightLinearRules = 1_024
+    static let rightLinearRules = 8_192
 
     private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int]) -> [Int] {
         let n = refs.count

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import GuidedGrammar
+@testable import GuidedMask
+import GuidedTokenizers
+
+private typealias S = MaskTestSupport
+
+/// Rules linked only by tail references (the per-state rules of a string automaton) are inlined as
+/// one group, built once per end state. Chains of thousands of rules must be grouped too, and their
+/// copies are built from a work list, not by a recursion as deep as the chain.
+@Suite struct LongTailChainTests {
+    /// `r0 ::= "a" r1 | "b"`, ..., `r(n-1) ::= "a" | "b"`: a chain of `n` rules in tail position, reached
+    /// once from the start rule (`"[" r0 "]"`): up to `n` letters, each `a` but the last.
+    static func chain(_ n: Int) -> Grammar {
+        var g = Grammar()
+        let ids = (0..<n).map { g.declareRule(name: "r\($0)") }
+        for i in 0..<n {
+            let next: GrammarExpr = i + 1 < n ? .sequence([.literal("a"), .rule(ids[i + 1])]) : .literal("a")
+            g.define(ids[i], as: .choice([next, .literal("b")]))
+        }
+        g.define(g.start, as: .sequence([.literal("["), .rule(ids[0]), .literal("]")]))
+        return g
+    }
+
+    /// 3,000 rules: over the former bound of 1,024 per group, where every 80th rule or so stayed a
+    /// called rule (no slice, a general walk at each position: 8-10 ms masks on maskbench's DynamoDB
+    /// `pattern` + `maxLength: 255` names). Now nothing but the start rule is kept.
+    @Test func longChainIsInlinedAndExact() throws {
+        //                          0    1    2     3     4     5      6
+        let vocab = S.vocabulary(["[", "a", "aa", "b]", "]", "ab]", "a]"])
+        let g = try S.compiled(Self.chain(3_000), vocab)
+        #expect(g.keptRules == ["root"])
+        var m = GrammarMatcher(g)
+        #expect(try S.allowed(&m) == [0])
+        try m.accept(token: 0)
+        // r0 reads at least one letter, and after an `a` comes r1, which does too: no `]`, no `a]`.
+        #expect(try S.allowed(&m) == [1, 2, 3, 5])
+        for _ in 0..<1_498 { try m.accept(token: 2) }
+        // 2,996 letters written: in r2996, rules up to r2999 are left.
+        #expect(try S.allowed(&m) == [1, 2, 3, 5])
+        try m.accept(token: 2)
+        // In r2998: `aa` reaches the last rule's final `a`.
+        #expect(try S.allowed(&m) == [1, 2, 3, 5])
+        try m.accept(token: 1)
+        // In r2999: its `a` or `b` ends the chain, so `a]` fits and `aa`, `ab]` do not.
+        #expect(try S.allowed(&m) == [1, 3, 6])
+    }
+
+    /// Building the chain's copy must not recurse once per rule: on a thread with a 256 KiB stack (a
+    /// Swift concurrency thread has 512 KiB) an 8,000-rule chain compiles and masks.
+    @Test func longChainCompilesOnASmallStack() throws {
+        let vocab = S.vocabulary(["[", "a", "b]"])
+        let grammar = Self.chain(8_000)
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<([String], [Int]), Error>? = nil
+        let thread = Thread {
+            outcome = Result {
+                let g = try S.compiled(grammar, vocab)
+                var m = GrammarMatcher(g)
+                try m.accept(token: 0)
+                return (g.keptRules, try S.allowed(&m))
+            }
+            done.signal()
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        done.wait()
+        let (kept, allowed) = try #require(outcome).get()
+        #expect(kept == ["root"])
+        #expect(allowed == [1, 2])
+    }
+}
+
+/// A `format` used in several places is one shared rule, called. Its body ends with the closing
+/// quote, so inside the text no state of it can return to the caller: masks there take the plain
+/// fast path of the trie walk, and only tokens that cross the quote depend on the caller.
+@Suite struct SharedFormatRuleTests {
+    static let schema = #"{"type":"object","properties":{"a":{"type":"string","format":"uri"},"b":{"type":"array","items":{"type":"string","format":"uri"}}}}"#
+
+    @Test func formatRuleEndsWithTheQuote() throws {
+        let g = try JSONSchemaCompiler.compile(text: Self.schema)
+        let rule = try #require(g.rules.first { $0.name == "format:uri\"" })
+        guard case .sequence(let parts) = rule.body else { Issue.record("\(rule.body)"); return }
+        #expect(parts.last == .literal("\""))
+        let kept = try S.compiled(g, S.vocabulary(["{"])).keptRules
+        #expect(kept.contains("format:uri\""))
+    }
+
+    /// Masks inside and across the end of the called rule, against the brute-force reference.
+    @Test func masksAgainstReference() throws {
+        let grammar = try JSONSchemaCompiler.compile(text: Self.schema)
+        var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
+        var rng = SeededGenerator(seed: 31)
+        for text in [#"{"a": "https://example.com/x?q=1", "b": ["http://a.b/c", "urn:x"]}"#, #"{"b": ["mailto:x@y.z"], "a": "f:"}"#] {
+            let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
+            try check.walk(steps: ids.count, path: ids, rng: &rng, sample: 400)
+        }
+        #expect(check.mismatches == [])
+        #expect(check.checks > 10_000)
+    }
+}
