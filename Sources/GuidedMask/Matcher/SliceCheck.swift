@@ -20,6 +20,12 @@ extension GrammarMatcher {
         // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
         let unbounded = slices[0]
+        // A state standing for very many NFA states (an unanchored `pattern` of alternatives is a search:
+        // every word restarts at every character) makes each deterministic state it reaches costly to
+        // build; the deterministic checks below would build a hundred of them per mask (10 ms). The proof
+        // works on the NFA states themselves, and its answers carry over to the next position.
+        if compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize,
+           compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return unbounded }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
         if sliceApplies(slices[1], state: state) { return slices[1] }
         if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return unbounded }
@@ -81,6 +87,8 @@ extension GrammarMatcher {
     /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
     /// lead-byte group, and a few around it).
     static var sliceLoopPairs: Int { 64 }
+    /// NFA states per deterministic state above which `chooseSlice` asks the proof first.
+    static var proofFirstSetSize: Int { 256 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
