@@ -31,6 +31,15 @@ struct PlainTextProof {
     private var mark: [UInt32]
     private var generation: UInt32 = 0
     private var classHead: [Int32]
+    /// Per byte class, for the pair being expanded: `classStamp == stamp` when some edge reads it, and
+    /// then its only target (`classSingle >= 0`), or -1 when several do (listed from `classHead`).
+    /// Most classes of a pair have one target (every byte that leaves a name's prefix goes to the same
+    /// "any other name" state), and they no longer each append to the lists.
+    private var classStamp: [UInt32]
+    private var classSingle: [Int32]
+    private var stamp: UInt32 = 0
+    /// The pairs of the exploration under way, numbered in order of discovery.
+    private var pairs: [(state: Int32, u: UInt8)] = []
 
     /// Pairs and successor links one exploration may collect before it gives up.
     static let maxPairs = 40_000
@@ -41,6 +50,8 @@ struct PlainTextProof {
         pairBase = [Int32](repeating: -1, count: stateCount)
         mark = [UInt32](repeating: 0, count: stateCount)
         classHead = [Int32](repeating: -1, count: classCount)
+        classStamp = [UInt32](repeating: 0, count: classCount)
+        classSingle = [Int32](repeating: -1, count: classCount)
     }
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
@@ -60,33 +71,37 @@ struct PlainTextProof {
         return false
     }
 
+    /// The number of pair (s, u), numbered now if new; nil past `maxPairs`. A method on stored arrays,
+    /// not a local function: a local function capturing the exploration's arrays boxed them, and every
+    /// access paid for it (most of the proof's time on a 4,900-pair key trie).
+    @inline(__always)
+    private mutating func pairNumber(_ s: Int32, _ u: UInt8) -> Int32? {
+        var base = Int(pairBase[Int(s)])
+        if base < 0 {
+            base = pairSlots.count
+            pairSlots.append(contentsOf: repeatElement(-1, count: SliceUTF8.stateCount))
+            pairBase[Int(s)] = Int32(base)
+        }
+        let known = pairSlots[base + Int(u)]
+        if known >= 0 { return known }
+        guard pairs.count < Self.maxPairs else { return nil }
+        let p = Int32(pairs.count)
+        pairSlots[base + Int(u)] = p
+        pairs.append((s, u))
+        return p
+    }
+
     /// Explores the region of `start`, solves it, records every boundary pair's answer.
     private mutating func prove(_ start: Int32, nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
-        let positions = SliceUTF8.stateCount
-        var pairs: [(state: Int32, u: UInt8)] = []
         // Per requirement (one per class allowed at a pair's position): how many of its successors are
         // still good, and which pair it belongs to. Each link: a successor pair and its requirement.
         var remaining: [Int32] = []
         var owner: [Int32] = []
         var linkPair: [Int32] = [], linkRequirement: [Int32] = []
+        pairs.removeAll(keepingCapacity: true)
         defer {
             for p in pairs { pairBase[Int(p.state)] = -1 }
             pairSlots.removeAll(keepingCapacity: true)
-        }
-        func pairNumber(_ s: Int32, _ u: UInt8) -> Int32? {
-            var base = Int(pairBase[Int(s)])
-            if base < 0 {
-                base = pairSlots.count
-                pairSlots.append(contentsOf: repeatElement(-1, count: positions))
-                pairBase[Int(s)] = Int32(base)
-            }
-            let known = pairSlots[base + Int(u)]
-            if known >= 0 { return known }
-            guard pairs.count < Self.maxPairs else { return nil }
-            let p = Int32(pairs.count)
-            pairSlots[base + Int(u)] = p
-            pairs.append((s, u))
-            return p
         }
         guard pairNumber(start, SliceUTF8.boundary) != nil else { return false }
         var closure: [Int32] = []
@@ -111,32 +126,61 @@ struct PlainTextProof {
                     if nfa.live[Int(t)] && mark[Int(t)] != generation { mark[Int(t)] = generation; closure.append(t) }
                 }
             }
-            // Byte edges of the closure by class: lists threaded through `linkNext` from `classHead`.
+            // Byte edges of the closure by class: one target per class in `classSingle`, lists threaded
+            // through `linkNext` from `classHead` only for classes with several.
+            stamp &+= 1
+            if stamp == 0 { for i in classStamp.indices { classStamp[i] = 0 }; stamp = 1 }
             linkTarget.removeAll(keepingCapacity: true); linkNext.removeAll(keepingCapacity: true)
             for z in closure where nfa.label[Int(z)] == GrammarNFA.labelClasses {
-                let t = nfa.target[Int(z)]
+                var t = nfa.target[Int(z)]
                 guard nfa.live[Int(t)] else { continue }
+                // A target that only passes on to one other state (no bytes, no call, one ε-edge) has
+                // that state's answer: skip to it. Every name-trie node leaves by its own such state into
+                // the one "any text" loop; numbered apart, each was a pair with that loop's whole closure.
+                var hops = 0
+                while hops < 16, nfa.label[Int(t)] == GrammarNFA.labelNone,
+                      nfa.epsilonStart[Int(t) + 1] - nfa.epsilonStart[Int(t)] == 1 {
+                    let n = nfa.epsilonTargets[Int(nfa.epsilonStart[Int(t)])]
+                    guard nfa.live[Int(n)] else { break }
+                    t = n
+                    hops += 1
+                }
                 for k in Int(nfa.labelLow[Int(z)])..<Int(nfa.labelHigh[Int(z)]) {
                     let cls = Int(nfa.classList[k])
-                    if classHead[cls] < 0 { touched.append(cls) }
+                    if classStamp[cls] != stamp {
+                        classStamp[cls] = stamp
+                        classSingle[cls] = t
+                        continue
+                    }
+                    let single = classSingle[cls]
+                    if single == t { continue }
+                    if single >= 0 {
+                        // A second target: the class gets a list, beginning with the first.
+                        touched.append(cls)
+                        linkTarget.append(single); linkNext.append(-1)
+                        classHead[cls] = Int32(linkTarget.count - 1)
+                        classSingle[cls] = -1
+                    }
                     linkTarget.append(t); linkNext.append(classHead[cls])
                     classHead[cls] = Int32(linkTarget.count - 1)
                 }
             }
             var overBudget = false
             for (cls, u2) in sliceEdges[Int(u)] {
-                var l = classHead[cls]
-                // Most classes of a pair lead to one and the same successor (every byte that leaves a
-                // name's prefix goes to the same "any other name" state): such a requirement is stated
-                // once per pair, which keeps the region's links near its pairs.
-                if l >= 0 && linkNext[Int(l)] < 0 {
-                    guard let q = pairNumber(linkTarget[Int(l)], u2) else { overBudget = true; break }
+                if classStamp[cls] == stamp, classSingle[cls] >= 0 {
+                    // One target: a requirement of one link, stated once per pair and successor.
+                    guard let q = pairNumber(classSingle[cls], u2) else { overBudget = true; break }
                     while requiredBy.count < pairs.count { requiredBy.append(-1) }
                     if requiredBy[Int(q)] == p { continue }
                     requiredBy[Int(q)] = p
+                    linkPair.append(q); linkRequirement.append(Int32(remaining.count))
+                    remaining.append(1)
+                    owner.append(p)
+                    continue
                 }
                 let r = Int32(remaining.count)
                 var count: Int32 = 0
+                var l = classStamp[cls] == stamp ? classHead[cls] : -1
                 while l >= 0 {
                     guard let q = pairNumber(linkTarget[Int(l)], u2) else { overBudget = true; break }
                     linkPair.append(q); linkRequirement.append(r)
