@@ -71,32 +71,3 @@ private typealias S = MaskTestSupport
         #expect(allowed == [1, 2])
     }
 }
-
-/// A `format` used in several places is one shared rule, called. Its body ends with the closing
-/// quote, so inside the text no state of it can return to the caller: masks there take the plain
-/// fast path of the trie walk, and only tokens that cross the quote depend on the caller.
-@Suite struct SharedFormatRuleTests {
-    static let schema = #"{"type":"object","properties":{"a":{"type":"string","format":"uri"},"b":{"type":"array","items":{"type":"string","format":"uri"}}}}"#
-
-    @Test func formatRuleEndsWithTheQuote() throws {
-        let g = try JSONSchemaCompiler.compile(text: Self.schema)
-        let rule = try #require(g.rules.first { $0.name == "format:uri\"" })
-        guard case .sequence(let parts) = rule.body else { Issue.record("\(rule.body)"); return }
-        #expect(parts.last == .literal("\""))
-        let kept = try S.compiled(g, S.vocabulary(["{"])).keptRules
-        #expect(kept.contains("format:uri\""))
-    }
-
-    /// Masks inside and across the end of the called rule, against the brute-force reference.
-    @Test func masksAgainstReference() throws {
-        let grammar = try JSONSchemaCompiler.compile(text: Self.schema)
-        var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
-        var rng = SeededGenerator(seed: 31)
-        for text in [#"{"a": "https://example.com/x?q=1", "b": ["http://a.b/c", "urn:x"]}"#, #"{"b": ["mailto:x@y.z"], "a": "f:"}"#] {
-            let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
-            try check.walk(steps: ids.count, path: ids, rng: &rng, sample: 400)
-        }
-        #expect(check.mismatches == [])
-        #expect(check.checks > 10_000)
-    }
-}
