@@ -46,7 +46,9 @@ struct SuffixGroups: Sendable {
 
     /// Groups `pairs` (`token << 16 | offset`, as the cache walk collects them) by tail bytes; with
     /// `bucketing` and at least `bucketMinimum` pairs, plain tails go to buckets instead.
-    init(pairs allPairs: [UInt64], bytes: UnsafeMutablePointer<UInt8>, offsets: UnsafeMutablePointer<UInt32>, bucketing: Bool = true) {
+    /// `tailCharacters[i]`, when given and not 0: the plain characters of pair i's tail, already known.
+    init(pairs allPairs: [UInt64], bytes: UnsafeMutablePointer<UInt8>, offsets: UnsafeMutablePointer<UInt32>, bucketing: Bool = true,
+         tailCharacters: [UInt8]? = nil) {
         var pairs = allPairs
         var plainEnd: [Int32] = [], plainPairs: [UInt64] = []
         if bucketing && allPairs.count >= Self.bucketMinimum {
@@ -57,7 +59,8 @@ struct SuffixGroups: Sendable {
             pairs = []
             for (i, p) in allPairs.enumerated() {
                 let tok = Int(p >> 16), skip = Int(p & 0xFFFF)
-                let c = TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))
+                let known = tailCharacters.map { Int($0[i]) } ?? 0
+                let c = known > 0 ? known : TokenSlice.characterCount(bytes, Int(offsets[tok]) + skip, Int(offsets[tok + 1]))
                 if c == 0 || c >= buckets { pairs.append(p); continue }
                 characters[i] = UInt8(c)
                 count[c] += 1

@@ -91,6 +91,10 @@ final class TokenSlice: @unchecked Sendable {
         return u == SliceUTF8.boundary ? count : 0
     }
 
+    /// Bytes of the UTF-8 character that `lead` begins.
+    @inline(__always)
+    static func utf8Length(lead: UInt8) -> Int { lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4 }
+
     var byteCount: Int { members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0) }
 }
 

@@ -25,6 +25,9 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// unbounded slice's rest trie, for string positions with exactly r characters of room left.
     let exactSlices: [TokenSlice]
     static let exactSliceBound = 16
+    /// Per token: its characters if it is plain JSON string text (capped at 255), else 0
+    /// (`TokenSlice.plainCharacterCounts`).
+    let plainCounts: [UInt8]
     /// Character bounds of the bounded slices: a state needs this many characters of room to use one.
     static let sliceBounds = [Int.max, 16, 8]
 
@@ -44,6 +47,7 @@ public final class VocabularyIndex: @unchecked Sendable {
         _ = tokenOffsets.initialize(from: vocabulary.offsets)
         duplicatePairs = trie.duplicates.flatMap { [$0.primary, $0.duplicate] }
         let counts = TokenSlice.plainCharacterCounts(vocabulary)
+        plainCounts = counts
         var built: [TokenSlice] = []
         for bound in Self.sliceBounds {
             do {
@@ -68,6 +72,6 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Bytes held beyond the `TokenVocabulary` itself (trie and flat copies).
     public var memoryFootprint: Int {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
-            + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount }
+            + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount } + plainCounts.count
     }
 }

@@ -118,8 +118,10 @@ extension GrammarMatcher {
         // state provably accepts all of it, and walk only the trie of the other tokens.
         var view: TrieView? = nil
         var base: TokenSlice? = nil
-        if let slice = chooseSlice(state: state) {
+        var returnsAfter: Int? = nil
+        if let (slice, returns) = chooseSlice(state: state) {
             base = slice
+            returnsAfter = returns
             accepted = slice.members
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
         }
@@ -138,7 +140,27 @@ extension GrammarMatcher {
         }
         if !ok { return compiled.store(.dense, for: key) }
         let t = compiled.tables
-        let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets)
+        var tailCharacters: [UInt8]? = nil
+        if let r = returnsAfter, !atBottom {
+            // The rule returns after exactly r more characters: every longer plain token is a tail read by
+            // the caller from its (r + 1)-th character on. Listed here from the character counts instead
+            // of walked (the walk of ~140k such tokens was most of a block end's first mask, 6-10 ms).
+            let counts = compiled.vocabulary.plainCounts
+            let rule = compiled.automaton.ruleIndex(of: state) ?? -1
+            var known = [UInt8](repeating: 0, count: suffixPairs.count)
+            known.reserveCapacity(counts.count)
+            for id in 0..<counts.count where Int(counts[id]) > r {
+                let start = Int(t.tokenOffsets[id])
+                var k = start
+                for _ in 0..<r { k += TokenSlice.utf8Length(lead: t.tokenBytes[k]) }
+                if rule >= 0 && !t.automaton.follow.follows(rule, Int(t.classOf[Int(t.tokenBytes[k])])) { continue }
+                suffixPairs.append(UInt64(id) << 16 | UInt64(k - start))
+                known.append(counts[id] == 255 ? 0 : counts[id] - UInt8(r))
+            }
+            tailCharacters = known
+            if suffixPairs.count > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
+        }
+        let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets, tailCharacters: tailCharacters)
         if let base {
             return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain, suffixes: suffixes), for: key)
         }

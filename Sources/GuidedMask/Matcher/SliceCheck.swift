@@ -16,7 +16,10 @@ extension GrammarMatcher {
     /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`); the unbounded check with
     /// its full budget runs only where all of these failed (a string with under 16 characters of room,
     /// where it fails fast); the narrower bounded slices last.
-    mutating func chooseSlice(state: Int32) -> TokenSlice? {
+    ///
+    /// `returnsAfter`: with an exact-room slice of r characters, whether the rule returns right after
+    /// them (the end of a `maxLength` block, whose caller reads on) instead of rejecting more text.
+    mutating func chooseSlice(state: Int32) -> (slice: TokenSlice, returnsAfter: Int?)? {
         // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
         let unbounded = slices[0]
@@ -25,28 +28,32 @@ extension GrammarMatcher {
         // build; the deterministic checks below would build a hundred of them per mask (10 ms). The proof
         // works on the NFA states themselves, and its answers carry over to the next position.
         if compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize,
-           compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return unbounded }
-        if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return unbounded }
-        if sliceApplies(slices[1], state: state) { return slices[1] }
-        if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return unbounded }
-        if sliceApplies(unbounded, state: state) { return unbounded }
-        if let r = exactRoom(state: state) { return compiled.vocabulary.exactSlices[r] }
-        return slices.dropFirst(2).first { sliceApplies($0, state: state) }
+           compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
+        if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
+        if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
+        if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
+        return slices.dropFirst(2).first { sliceApplies($0, state: state) }.map { ($0, nil) }
     }
 
     /// The room r (1 ..< `VocabularyIndex.exactSliceBound` characters) of a position in a bounded string,
     /// when it is exact both ways: by byte transitions alone, `state` reads every plain-text string of
-    /// up to r characters, and after r characters no plain character can follow. No state on the way
+    /// up to r characters, and after r characters no plain character can follow. No state before that
     /// may end its rule or call another, so no stack below can read more either. Then the plain tokens
     /// of at most r characters are allowed and every longer one is rejected, whatever the stack, and
     /// only the non-plain tokens need a walk (`VocabularyIndex.exactSlices`). Without this, every
     /// position of a short `maxLength` string walked most of the trie on its first visit (1-3 ms).
+    ///
+    /// `returns`: after the r characters every state ends its rule instead (it accepts, reads no plain
+    /// character and calls nothing): the last positions of a long string's 128-character block
+    /// (`LongRepeatBlocks`), whose caller reads the next block. Then every longer plain token goes on in
+    /// the caller after exactly r characters, and `cacheEntry` lists it as a tail without a walk.
     /// nil when plain text is not bounded this way, or the check passes its budget.
-    mutating func exactRoom(state: Int32) -> Int? {
+    mutating func exactRoom(state: Int32) -> (room: Int, returns: Bool)? {
         let t = compiled.tables
         let bound = VocabularyIndex.exactSliceBound
         let budget = 32 * (bound + 1)
-        let stop = GrammarAutomaton.accepting | GrammarAutomaton.hasCalls
         var pairs = 0
         var layer: [Int32] = [state]
         for depth in 0..<bound {
@@ -55,12 +62,19 @@ extension GrammarMatcher {
             var next: [Int32] = []
             var nextSeen = Set<Int32>()
             var readsSome = false, rejectsSome = false
+            var accepting = 0
             visited.reset()
             var stack: [(state: Int32, u: UInt8)] = layer.map { ($0, SliceUTF8.boundary) }
             while let (q, u) = stack.popLast() {
                 if !visited.insert(Int(q) * SliceUTF8.stateCount + Int(u)) { continue }
                 pairs += 1
-                if pairs > budget || t.flags[Int(q)] & stop != 0 { return nil }
+                let flags = t.flags[Int(q)]
+                if pairs > budget || flags & GrammarAutomaton.hasCalls != 0 { return nil }
+                if flags & GrammarAutomaton.accepting != 0 {
+                    // Only at the end of the room, between characters (checked below).
+                    if u != SliceUTF8.boundary || depth == 0 { return nil }
+                    accepting += 1
+                }
                 for (cls, u2) in compiled.sliceEdges[Int(u)] {
                     var target = t.next[Int(q) &* t.classCount &+ cls]
                     if target == 0 { target = t.automaton.materialize(q, cls) }
@@ -78,7 +92,11 @@ extension GrammarMatcher {
                     }
                 }
             }
-            if rejectsSome { return !readsSome && depth >= 1 ? depth : nil }
+            if accepting > 0 {
+                // A return is exact only where every state of the layer returns and none reads on.
+                return accepting == layer.count && !readsSome ? (depth, true) : nil
+            }
+            if rejectsSome { return !readsSome && depth >= 1 ? (depth, false) : nil }
             layer = next
         }
         return nil
