@@ -12,12 +12,14 @@ private typealias S = MaskTestSupport
 @Suite struct LongTailChainTests {
     /// `r0 ::= "a" r1 | "b"`, ..., `r(n-1) ::= "a" | "b"`: a chain of `n` rules in tail position, reached
     /// once from the start rule (`"[" r0 "]"`): up to `n` letters, each `a` but the last.
-    static func chain(_ n: Int) -> Grammar {
+    /// With `endings`, each rule may also end with any of that many more letters (`c`, `d`, ...).
+    static func chain(_ n: Int, endings: Int = 0) -> Grammar {
         var g = Grammar()
         let ids = (0..<n).map { g.declareRule(name: "r\($0)") }
+        let more = (0..<endings).map { GrammarExpr.bytes([UInt8(ascii: "c") + UInt8($0)]) }
         for i in 0..<n {
             let next: GrammarExpr = i + 1 < n ? .sequence([.literal("a"), .rule(ids[i + 1])]) : .literal("a")
-            g.define(ids[i], as: .choice([next, .literal("b")]))
+            g.define(ids[i], as: .choice([next, .literal("b")] + more))
         }
         g.define(g.start, as: .sequence([.literal("["), .rule(ids[0]), .literal("]")]))
         return g
@@ -45,6 +47,18 @@ private typealias S = MaskTestSupport
         try m.accept(token: 1)
         // In r2999: its `a` or `b` ends the chain, so `a]` fits and `aa`, `ab]` do not.
         #expect(try S.allowed(&m) == [1, 3, 6])
+    }
+
+    /// 4,000 rules of 17 expression nodes each: over the former bound of 50,000 nodes per group (an
+    /// email `pattern` with `maxLength: 255` is ~5,000 rules with ten byte sets each). Still one group.
+    @Test func wideChainIsInlined() throws {
+        //                          0    1    2     3
+        let vocab = S.vocabulary(["[", "a", "k]", "ab"])
+        let g = try S.compiled(Self.chain(4_000, endings: 9), vocab)
+        #expect(g.keptRules == ["root"])
+        var m = GrammarMatcher(g)
+        try m.accept(token: 0)
+        #expect(try S.allowed(&m) == [1, 2, 3])
     }
 
     /// Building the chain's copy must not recurse once per rule: on a thread with a 256 KiB stack (a

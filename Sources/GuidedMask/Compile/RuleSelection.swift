@@ -161,7 +161,7 @@ struct RuleSelection {
     /// the copies already begun. Per rule: its group number, or -1. Groups over `rightLinearNodes`
     /// expression nodes or `rightLinearRules` rules are left as rules (the builder recurses once per
     /// rule of a chain).
-    static let rightLinearNodes = 50_000
+    static let rightLinearNodes = 200_000
     static let rightLinearRules = 8_192
 
     private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int]) -> [Int] {
