@@ -68,3 +68,35 @@ private typealias S = MaskTestSupport
         #expect(check.checks > 5_000)
     }
 }
+
+/// Names split by overlapping unanchored `patternProperties` (maskbench's o82151: `hipchat`, `github`,
+/// `.*`) are one name automaton whose accepting states lead to their part's value, not one automaton
+/// per part: the key position is then one NFA state, and each part's value rule is entered after the
+/// closing quote.
+@Suite struct PatternPartsTests {
+    static let schema = #"{"type":"object","patternProperties":{"hipchat":{"type":"object","properties":{"room":{"type":"string"}},"required":["room"]},"github":{"type":"object","properties":{"repo":{"type":"string"}},"required":["repo"]},".*":{"type":"object"}}}"#
+
+    @Test func onePartRulePerMatchSet() throws {
+        let g = try JSONSchemaCompiler.compile(text: Self.schema)
+        let parts = g.rules.map(\.name).filter { $0.contains("#part") }.sorted()
+        // `.*` matches every name: parts {.*}, {hipchat, .*}, {github, .*}, {hipchat, github, .*}.
+        #expect(parts.count == 4, "\(parts)")
+    }
+
+    @Test func masksAgainstReference() throws {
+        let grammar = try JSONSchemaCompiler.compile(text: Self.schema)
+        var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
+        var rng = SeededGenerator(seed: 21)
+        for text in [#"{"my-hipchat": {"room": "r"}, "github-x": {"repo": "a/b"}, "other": {}}"#,
+                     #"{"hipchat+github": {"room": "r", "repo": "x"}}"#] {
+            let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
+            try check.walk(steps: ids.count, path: ids, rng: &rng, sample: 300)
+        }
+        #expect(check.mismatches == [])
+        #expect(check.checks > 5_000)
+        // A member of the `hipchat` part without `room` is refused.
+        var m = GrammarMatcher(try CompiledGrammar(grammar, vocabulary: SharedVocabularies.qwen2))
+        try m.accept(bytes: Array(#"{"xhipchat": {"#.utf8))
+        #expect(throws: (any Error).self) { try m.accept(bytes: Array(#"}"#.utf8)) }
+    }
+}

@@ -118,6 +118,12 @@ extension ByteDFA {
 
     /// The rule-based conversion: right-linear rules for states on cycles, inlining elsewhere.
     func ruleExpression(into grammar: inout Grammar, name: String, followedBy next: GrammarExpr = .empty) -> GrammarExpr {
+        ruleExpression(into: &grammar, name: name, after: { _ in next })
+    }
+
+    /// `ruleExpression` where each accepting state `s` goes on with `after(s)` (what follows depends on
+    /// how the text ended, e.g. which part of a `LabelledProduct` it is in).
+    public func ruleExpression(into grammar: inout Grammar, name: String, after: (Int) -> GrammarExpr) -> GrammarExpr {
         let n = stateCount
         if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return .nothing }
 
@@ -149,7 +155,7 @@ extension ByteDFA {
             return body[Int(t)]!
         }
         func makeBody(_ s: Int) -> GrammarExpr {
-            var alternatives: [GrammarExpr] = accepting[s] ? [next] : []
+            var alternatives: [GrammarExpr] = accepting[s] ? [after(s)] : []
             var loop: ByteSet? = nil
             for (t, bytes) in out[s] {
                 if Int(t) == s { loop = bytes; continue }

@@ -327,7 +327,8 @@ extension SchemaLowering {
         var dfas: [ByteDFA] = []
         for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
         let namesDFA = try automaton(.alt(names.map { .bytes(JSONText.encodeContent($0)) }), keyword: "properties", pointer: f.objectPointer)
-        var regions: [GrammarExpr] = []
+        // The parts: names matching exactly the patterns of a subset, with the schemas that apply.
+        var partNodes: [Int: [Int]] = [:]
         for subset in 0..<(1 << patterns.count) {
             if subset == 0 && !defaultAllowed { continue }
             var nodes: [Int] = []
@@ -343,6 +344,33 @@ extension SchemaLowering {
                 let (flat, facts) = try analyze(SchemaLowering.normalize(nodes.map { Conjunct(node: $0, full: true) }))
                 if flat.unsatisfiable || facts.unsatisfiable { continue }
             }
+            partNodes[subset] = nodes
+        }
+        // One name automaton for all parts, its accepting states labelled with their part, so the mask
+        // engine follows one NFA state per name position (see `LabelledProduct`). Past the automaton
+        // limit, one automaton per part as before.
+        if let product = try? LabelledProduct([universe, namesDFA] + dfas, limits: automatonLimits, label: { accepts in
+            guard accepts[0] && !accepts[1] else { return nil }
+            var subset = 0
+            for i in 0..<patterns.count where accepts[i + 2] { subset |= 1 << i }
+            return partNodes[subset] != nil ? subset : nil
+        }) {
+            if product.automaton.isEmpty { return .nothing }
+            // Each part's value is one rule, entered after the closing quote from every accepting state of
+            // that part (in tail position: the builder makes one copy of it).
+            var valueRule: [Int: RuleID] = [:]
+            for case let subset? in Set(product.labels) {
+                valueRule[subset] = grammar.addRule(name: "member:\(f.objectPointer)#part\(subset)",
+                                                    body: .seq([colon, try elementExpr(partNodes[subset]!)]))
+            }
+            let key = product.automaton.ruleExpression(into: &grammar, name: "name") { s -> GrammarExpr in
+                GrammarExpr.seq([.literal("\""), .rule(valueRule[product.labels[s]!]!)])
+            }
+            return .seq([.literal("\""), key])
+        }
+        var regions: [GrammarExpr] = []
+        for subset in 0..<(1 << patterns.count) {
+            guard let nodes = partNodes[subset] else { continue }
             var region = universe
             do {
                 for (i, d) in dfas.enumerated() {
