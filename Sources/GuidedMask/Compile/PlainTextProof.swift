@@ -71,9 +71,8 @@ struct PlainTextProof {
         return false
     }
 
-    /// The number of pair (s, u), numbered now if new; nil past `maxPairs`. A method on stored arrays,
-    /// not a local function: a local function capturing the exploration's arrays boxed them, and every
-    /// access paid for it (most of the proof's time on a 4,900-pair key trie).
+    /// The number of pair (s, u), numbered now if new; nil past `maxPairs`. The pairs are a stored array
+    /// so its storage is kept between questions.
     @inline(__always)
     private mutating func pairNumber(_ s: Int32, _ u: UInt8) -> Int32? {
         var base = Int(pairBase[Int(s)])
