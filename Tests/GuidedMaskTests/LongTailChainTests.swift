@@ -85,3 +85,37 @@ private typealias S = MaskTestSupport
         #expect(allowed == [1, 2])
     }
 }
+
+/// A repeat of more than `longRepeat` blocks is split into blocks of blocks (`LongRepeatBlocks`): a
+/// `maxLength: 1000000` string was 7,812 call sites in a chain, and the first mask entering it built a
+/// deterministic state per site. The language must stay `char{0,100000}` exactly, across both block
+/// sizes (a character rule of escapes and two-byte letters, so that inlining every copy would pass
+/// the node budget and blocks are made at all).
+@Suite struct NestedBlockTests {
+    static let gbnf = #"""
+    root ::= "\"" char{0,100000} "\""
+    char ::= [a-z] | "\\" ["\\/bfnrt] | "\\u" [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] [0-9a-fA-F] | [\u00e0-\u00ff]
+    """#
+
+    @Test func blocksOfBlocksKeepTheLanguage() throws {
+        //                         0    1     2      3      4
+        let vocab = S.vocabulary(["\"", "a", "ab", "ab\"", "abc"])
+        let g = try S.compiled(gbnf: Self.gbnf, vocab)
+        #expect(g.keptRules.contains("char{128}{128}"), "\(g.keptRules)")
+        for n in [0, 1, 127, 128, 16_383, 16_384, 16_385, 32_768, 99_999, 100_000] {
+            var m = GrammarMatcher(g)
+            try m.accept(bytes: [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "q"), count: n))
+            try m.accept(bytes: [UInt8(ascii: "\"")])
+            #expect(m.canTerminate, "\(n) letters")
+        }
+        var over = GrammarMatcher(g)
+        try over.accept(bytes: [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "q"), count: 100_000))
+        #expect(throws: (any Error).self) { try over.accept(bytes: [UInt8(ascii: "q")]) }
+        // Masks near the end and at a second-level block's end.
+        for (n, expected) in [(99_998, [0, 1, 2, 3]), (99_999, [0, 1]), (100_000, [0]), (16_382, [0, 1, 2, 3, 4])] {
+            var m = GrammarMatcher(g)
+            try m.accept(bytes: [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "q"), count: n))
+            #expect(try S.allowed(&m) == expected, "after \(n) letters")
+        }
+    }
+}
