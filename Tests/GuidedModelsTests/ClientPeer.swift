@@ -42,7 +42,7 @@ final class ClientPeer: Sendable {
 
     private static func start() async throws -> ClientPeer {
         let process = try await PeerProcess.launch(name: "guided-peer", executable: "/usr/bin/env",
-                                                   arguments: ["python3", script.path], seconds: 15)
+                                                   arguments: ["python3", script.path], seconds: 45)
         guard let port = process.port else {
             throw PeerProcess.DidNotStart(description: "the loopback peer wrote `\(process.portFileText)`, not a port")
         }

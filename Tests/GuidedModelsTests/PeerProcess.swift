@@ -24,7 +24,8 @@ final class PeerProcess: @unchecked Sendable {  // immutable after launch; `Proc
 
     /// Starts `executable arguments… --port-file FILE` (the arguments get the file's path) and waits up to
     /// `seconds` for the file. The child's stderr goes to `stderr.log` in the peer's directory and is
-    /// quoted in the error when the child exits or does not report in time.
+    /// quoted in the error when the child exits or does not report in time. The peers allow 45 s: while
+    /// the whole suite runs in parallel on two cores, a Python peer once took over 15 s to start.
     static func launch(name: String, executable: String, arguments: [String], seconds: Double) async throws -> PeerProcess {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

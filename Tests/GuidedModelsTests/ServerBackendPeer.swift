@@ -39,7 +39,7 @@ final class ServerPeer: Sendable {
 
     private static func start() async throws -> ServerPeer {
         let process = try await PeerProcess.launch(name: "lenient-peer", executable: "/usr/bin/env",
-                                                   arguments: ["python3", script.path], seconds: 15)
+                                                   arguments: ["python3", script.path], seconds: 45)
         guard let port = process.port else {
             throw PeerProcess.DidNotStart(description: "the lenient peer wrote `\(process.portFileText)`, not a port")
         }
