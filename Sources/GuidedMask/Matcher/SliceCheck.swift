@@ -28,11 +28,12 @@ extension GrammarMatcher {
         // each deterministic state it reaches costly to build, and the deterministic checks below would
         // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
         // answers carry over to the next position.
-        if compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize,
-           compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        let proofFirst = compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize
+        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
-        if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        // (Asked once: a second question would explore up to four more of the set's states.)
+        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         return slices.dropFirst(2).first { sliceApplies($0, state: state) }.map { ($0, nil) }
