@@ -66,5 +66,24 @@ public struct ByteSet: Hashable, Sendable {
     }
 
     /// The members in increasing order.
-    public var members: [UInt8] { (0...255).compactMap { contains(UInt8($0)) ? UInt8($0) : nil } }
+    public var members: [UInt8] {
+        // Bit by bit over the set words: probing all 256 values was a tenth of lowering a long
+        // `pattern` intersection, which asks this once per automaton edge.
+        var out: [UInt8] = []
+        out.reserveCapacity(count)
+        for i in 0..<4 {
+            var w = word(i)
+            while w != 0 {
+                out.append(UInt8(i * 64 + w.trailingZeroBitCount))
+                w &= w - 1
+            }
+        }
+        return out
+    }
+
+    /// The smallest member, or nil for the empty set.
+    public var lowest: UInt8? {
+        for i in 0..<4 where word(i) != 0 { return UInt8(i * 64 + word(i).trailingZeroBitCount) }
+        return nil
+    }
 }

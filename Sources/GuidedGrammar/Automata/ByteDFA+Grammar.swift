@@ -29,7 +29,7 @@ extension ByteDFA {
         let start = n, final = n + 1
         var out = [[Int: (expr: GrammarExpr, size: Int)]](repeating: [:], count: n + 2)
         var incoming = [Set<Int>](repeating: [], count: n + 2)
-        func label(_ set: ByteSet) -> GrammarExpr { set.count == 1 ? .bytes([set.members[0]]) : .byteSet(set) }
+        func label(_ set: ByteSet) -> GrammarExpr { set.count == 1 ? .bytes([set.lowest!]) : .byteSet(set) }
         func add(_ p: Int, _ q: Int, _ e: GrammarExpr, _ size: Int) -> Bool {
             if let old = out[p][q] {
                 let merged: GrammarExpr
@@ -129,11 +129,13 @@ extension ByteDFA {
 
         // Outgoing edges grouped by target, in target order.
         var out = [[(target: Int32, bytes: ByteSet)]](repeating: [], count: n)
-        var predecessors = [Set<Int32>](repeating: [], count: n)
+        // Distinct other states with an edge into each state (`edges` lists each target once): a count,
+        // not a set per state, which hashed every edge of a long string intersection's automaton.
+        var predecessors = [Int](repeating: 0, count: n)
         let bytesOfClass = self.bytesOfClass
         for s in 0..<n {
             out[s] = edges(from: s, bytesOfClass)
-            for (t, _) in out[s] where Int(t) != s { predecessors[Int(t)].insert(Int32(s)) }
+            for (t, _) in out[s] where Int(t) != s { predecessors[Int(t)] += 1 }
         }
         let component = stronglyConnectedComponents(out)
         var componentSize: [Int: Int] = [:]
@@ -143,7 +145,7 @@ extension ByteDFA {
         var needsRule = [Bool](repeating: false, count: n)
         for s in 0..<n {
             let trivial = out[s].isEmpty || (out[s].count == 1 && out[s][0].target != Int32(s) && out[Int(out[s][0].target)].isEmpty)
-            needsRule[s] = componentSize[component[s]]! > 1 || (predecessors[s].count + (s == 0 ? 1 : 0) > 1 && !trivial)
+            needsRule[s] = componentSize[component[s]]! > 1 || (predecessors[s] + (s == 0 ? 1 : 0) > 1 && !trivial)
         }
         var ruleOf = [RuleID?](repeating: nil, count: n)
         for s in 0..<n where needsRule[s] { ruleOf[s] = grammar.declareRule(name: "\(name)_s\(s)") }
@@ -159,12 +161,12 @@ extension ByteDFA {
             var loop: ByteSet? = nil
             for (t, bytes) in out[s] {
                 if Int(t) == s { loop = bytes; continue }
-                let head: GrammarExpr = bytes.count == 1 ? .bytes([bytes.members[0]]) : .byteSet(bytes)
+                let head: GrammarExpr = bytes.count == 1 ? .bytes([bytes.lowest!]) : .byteSet(bytes)
                 alternatives.append(RegexLowering.makeSequence([head, reference(t)]))
             }
             let rest = RegexLowering.makeChoice(alternatives)
             guard let loop else { return rest }
-            let star = GrammarExpr.repeat(loop.count == 1 ? .bytes([loop.members[0]]) : .byteSet(loop), min: 0, max: nil)
+            let star = GrammarExpr.repeat(loop.count == 1 ? .bytes([loop.lowest!]) : .byteSet(loop), min: 0, max: nil)
             return RegexLowering.makeSequence([star, rest])
         }
         // Iterative post-order so long chains do not recurse deeply.

@@ -44,16 +44,22 @@ extension ByteDFA {
         }
         let classCount = classPairs.count
 
+        // Pair numbers: a flat table when the pair space is small (hashing a pair per edge was most of
+        // a long string intersection's product), else a dictionary.
+        let width = other.stateCount + 1
+        let pairSpace = (stateCount + 1) * width
+        var flatIDs = pairSpace <= 1 << 20 ? [Int32](repeating: -1, count: pairSpace) : []
         var ids: [Int64: Int32] = [:]
         var pairs: [(Int32, Int32)] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
         func add(_ a: Int32, _ b: Int32) throws(AutomatonError) -> Int32 {
+            let flat = (Int(a) + 1) * width + Int(b) + 1
             let key = (Int64(a) + 1) << 32 | (Int64(b) + 1)
-            if let id = ids[key] { return id }
+            if !flatIDs.isEmpty { if flatIDs[flat] >= 0 { return flatIDs[flat] } } else if let id = ids[key] { return id }
             guard pairs.count < limit else { throw .tooManyStates(limit: limit) }
             let id = Int32(pairs.count)
-            ids[key] = id
+            if !flatIDs.isEmpty { flatIDs[flat] = id } else { ids[key] = id }
             pairs.append((a, b))
             accepting.append(accept(a >= 0 && self.accepting[Int(a)], b >= 0 && other.accepting[Int(b)]))
             table.append(contentsOf: repeatElement(-1, count: classCount))
@@ -121,8 +127,10 @@ extension ByteDFA {
             }
         }
 
-        // Merge byte classes whose columns agree.
-        var columnIDs: [[Int32]: Int] = [:]
+        // Merge byte classes whose columns agree. (Compared with the kept columns directly: two columns
+        // usually differ within a few entries, while hashing every column whole was a tenth of
+        // minimizing a long string intersection.)
+        var keptColumns: [[Int32]] = []
         var classMap = [Int](repeating: 0, count: classCount)
         var keptClasses: [Int] = []
         for c in 0..<classCount {
@@ -131,9 +139,9 @@ extension ByteDFA {
                 let t = table[representative[Int(b)] * classCount + c]
                 column[i] = t >= 0 && live[Int(t)] ? order[Int(block[Int(t)])] : -1
             }
-            if let id = columnIDs[column] { classMap[c] = id } else {
+            if let id = keptColumns.firstIndex(of: column) { classMap[c] = id } else {
                 classMap[c] = keptClasses.count
-                columnIDs[column] = keptClasses.count
+                keptColumns.append(column)
                 keptClasses.append(c)
             }
         }
@@ -164,49 +172,58 @@ extension ByteDFA {
             let t = Int(table[s * k + c])
             return t >= 0 && live[t] ? t : sink
         }
-        // Inverse transitions per class, as CSR arrays.
+        // The sink and the non-live states form a block of their own that is never a splitter: every live
+        // state can reach acceptance, so none is equivalent to them, and Hopcroft's algorithm may leave
+        // any one initial block out of the worklist. Their inverse transitions (every missing edge of a
+        // sparse automaton points at the sink: most of the table) are then never needed, so they are not
+        // even stored. Inverse transitions per class into live states, as CSR arrays.
         var inverseStart = [Int](repeating: 0, count: k * total + 1)
-        for s in 0...n { for c in 0..<k { inverseStart[c * total + target(s, c) + 1] += 1 } }
+        for s in 0..<n where live[s] {
+            for c in 0..<k { let t = target(s, c); if t != sink { inverseStart[c * total + t + 1] += 1 } }
+        }
         for i in 0..<(k * total) { inverseStart[i + 1] += inverseStart[i] }
         var fill = inverseStart
         var inverse = [Int32](repeating: 0, count: inverseStart[k * total])
-        for s in 0...n {
+        for s in 0..<n where live[s] {
             for c in 0..<k {
-                let key = c * total + target(s, c)
+                let t = target(s, c)
+                guard t != sink else { continue }
+                let key = c * total + t
                 inverse[fill[key]] = Int32(s)
                 fill[key] += 1
             }
         }
 
-        // Partition as one array of elements; each block is a contiguous slice.
+        // Partition as one array of elements; each block is a contiguous slice. Initial blocks: the sink
+        // with the non-live states, the live non-accepting states, the live accepting states.
         var elements = [Int](0...n)
         var location = [Int](0...n)
         var blockOf = [Int](repeating: 0, count: total)
         var first: [Int] = [], end: [Int] = [], marked: [Int] = []
-        // Initial blocks: non-accepting (with the sink) and accepting.
-        var order = (0...n).filter { $0 == sink || !accepting[$0] }
+        let sinkSide = [sink] + (0..<n).filter { !live[$0] }
+        let rejecting = (0..<n).filter { live[$0] && !accepting[$0] }
         let acceptingStates = (0..<n).filter { live[$0] && accepting[$0] }
-        let nonLive = order.filter { $0 != sink && !live[$0] }
-        order = order.filter { $0 == sink || live[$0] } + nonLive
-        let all = order + acceptingStates
-        for (i, s) in all.enumerated() { elements[i] = s; location[s] = i }
-        first.append(0); end.append(order.count); marked.append(0)
-        if !acceptingStates.isEmpty {
-            first.append(order.count); end.append(total); marked.append(0)
-            for s in acceptingStates { blockOf[s] = 1 }
-        }
-        var inWorklist = [Bool](repeating: false, count: 2 * k)
+        var inWorklist = [Bool](repeating: false, count: 3 * k)
         var worklist: [(Int, Int)] = []
-        let initial = first.count == 2 && (end[1] - first[1]) < (end[0] - first[0]) ? 1 : 0
-        for c in 0..<k { worklist.append((initial, c)); inWorklist[initial * k + c] = true }
+        var position = 0
+        for (i, group) in [sinkSide, rejecting, acceptingStates].enumerated() where !group.isEmpty {
+            let b = first.count
+            first.append(position); end.append(position + group.count); marked.append(0)
+            for st in group { elements[position] = st; location[st] = position; blockOf[st] = b; position += 1 }
+            if i > 0 { for c in 0..<k { worklist.append((b, c)); inWorklist[b * k + c] = true } }
+        }
+        inWorklist.removeLast(inWorklist.count - first.count * k)
 
         var touched: [Int] = []
-        var splitter: [Int] = []
+        // The splitter's states are copied out first (marking reorders elements inside blocks, its own
+        // included), into one buffer reused for every pop: most pops are of blocks of a state or two.
+        let splitter = UnsafeMutableBufferPointer<Int>.allocate(capacity: total)
+        defer { splitter.deallocate() }
         while let (b, c) = worklist.popLast() {
             inWorklist[b * k + c] = false
-            splitter.removeAll(keepingCapacity: true)
-            splitter.append(contentsOf: elements[first[b]..<end[b]])
-            for t in splitter {
+            let size = end[b] - first[b]
+            for i in 0..<size { splitter[i] = elements[first[b] + i] }
+            for t in splitter[0..<size] {
                 let key = c * total + t
                 for i in inverseStart[key]..<inverseStart[key + 1] {
                     let p = Int(inverse[i])

@@ -19,6 +19,8 @@ struct SchemaDocument: Sendable {
     private var resources: [String: String] = [:]
     /// `uri#anchor` → pointer.
     private var anchors: [String: String] = [:]
+    /// Each resolved `$ref`: by the location holding it, the reference and its target.
+    private var resolvedReferences: [Int: (String, Int)] = [:]
     let root: JSONValue
 
     static let defaultBase = SchemaURI(parsing: "https://guided-decoding.invalid/root.json")
@@ -214,6 +216,14 @@ struct SchemaDocument: Sendable {
 
     /// Resolves a `$ref` written in node `from`.
     mutating func resolve(_ ref: String, from: Int) throws(JSONSchemaCompileError) -> Int {
+        // Lowering resolves each reference once per conjunction it meets it in: remembered per location.
+        if let (r, target) = resolvedReferences[from], r == ref { return target }
+        let target = try resolveUncached(ref, from: from)
+        resolvedReferences[from] = (ref, target)
+        return target
+    }
+
+    private mutating func resolveUncached(_ ref: String, from: Int) throws(JSONSchemaCompileError) -> Int {
         let source = nodes[from]
         let target = source.baseURI.resolving(ref)
         let fragment = target.fragment ?? ""
@@ -236,7 +246,9 @@ struct SchemaDocument: Sendable {
     }
 
     static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Nearly every name needs no escape: a byte scan, not two Foundation replacements per name.
+        guard token.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     static func tokens(of pointer: String) -> [String] {
@@ -343,7 +355,7 @@ struct SchemaURI: Sendable, Equatable {
     }
 
     static func removeDotSegments(_ p: String) -> String {
-        guard p.contains(".") else { return p }
+        guard p.utf8.contains(0x2E) else { return p }
         var out: [Substring] = []
         let parts = p.split(separator: "/", omittingEmptySubsequences: false)
         for (i, seg) in parts.enumerated() {
@@ -359,7 +371,7 @@ struct SchemaURI: Sendable, Equatable {
     }
 
     static func percentDecode(_ s: String) -> String {
-        guard s.contains("%") else { return s }
+        guard s.utf8.contains(0x25) else { return s }  // (a byte scan: `String.contains` went through Foundation)
         var bytes: [UInt8] = []
         let u = Array(s.utf8)
         var i = 0

@@ -243,6 +243,18 @@ extension SchemaLowering {
             pending.append((s, r))
             return .rule(r)
         }
+        // Member i written, then the state after it. States that differ only in what was written before
+        // (first member or not) reach the same state after it, so this is one rule they all refer to in
+        // tail position: the member's name, colon and value are spelled once, not once per state
+        // (Kubernetes' `Volume`, 29 members whose values are inlined objects: 9,820 → 5,600 NFA states).
+        var presentRules: [State: RuleID] = [:]
+        func presentRule(_ after: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            if let r = presentRules[after] { return .rule(r) }
+            let i = after.i - 1
+            let r = me.grammar.addRule(name: "member:\(pointer)#\(i)", body: .seq([memberExprs[i], ruleFor(after, &me)]))
+            presentRules[after] = r
+            return .rule(r)
+        }
         func present(_ mask: UInt64, _ i: Int) -> Bool { tracked[i].map { mask & (1 << UInt64($0)) != 0 } ?? false }
         func body(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
             // s.c counts declared members written; past the declared ones, k = s.i - n undeclared members.
@@ -274,7 +286,7 @@ extension SchemaLowering {
             if mayBePresent {
                 var mask = s.mask
                 if let t = tracked[s.i] { mask |= 1 << UInt64(t) }
-                alts.append(.seq([lead, memberExprs[s.i], ruleFor(State(i: s.i + 1, c: nextC, mask: mask), &me)]))
+                alts.append(.seq([lead, presentRule(State(i: s.i + 1, c: nextC, mask: mask), &me)]))
             }
             if mayBeAbsent { alts.append(ruleFor(State(i: s.i + 1, c: s.c, mask: s.mask), &me)) }
             return .alt(alts)

@@ -46,7 +46,7 @@ struct SchemaLowering {
 
     /// A rule for the instances valid against every location in `key`.
     mutating func lowerConjunction(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> GrammarExpr {
-        let key = SchemaLowering.normalize(rawKey)
+        let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
         if key.isEmpty { return anyValue() }
         if let r = ruleMemo[key] { return .rule(r) }
         let firstPointer = document[key[0].node].pointer

@@ -1,0 +1,33 @@
+import GuidedSchema
+
+extension SchemaLowering {
+    /// The conjunction with every whole-schema location that is only a `$ref` replaced by the location it
+    /// refers to. The memo tables are keyed by locations, so without this a definition referred to from
+    /// nine places was lowered nine times (Kubernetes' `LocalObjectReference`), each copy with its own
+    /// rules and automaton states.
+    mutating func resolvingPureReferences(_ key: [Conjunct]) -> [Conjunct] {
+        var out = key
+        for i in out.indices where out[i].mode == .full {
+            var node = out[i].node
+            var visited: Set<Int> = [node]
+            // A cycle of bare references is left for `flatten` to refuse with its pointer.
+            while let target = pureReferenceTarget(node), visited.insert(target).inserted {
+                node = target
+            }
+            out[i].node = node
+        }
+        return out
+    }
+
+    /// Where a location that does nothing but refer elsewhere points: a `$ref` whose siblings are inert
+    /// (before 2019-09 every sibling is), or nil. A reference that does not resolve is left to `flatten`,
+    /// which reports it.
+    private mutating func pureReferenceTarget(_ id: Int) -> Int? {
+        guard case .object(let o) = document[id].value, case .string(let ref)? = o["$ref"] else { return nil }
+        let draft = document.draft
+        if draft.level > JSONSchemaDraft.draft7.level {
+            for (kw, _) in o where kw != "$ref" && !SchemaKeywords.isInert(kw, draft: draft) { return nil }
+        }
+        return try? document.resolve(ref, from: id)
+    }
+}
