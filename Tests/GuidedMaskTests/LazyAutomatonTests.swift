@@ -106,6 +106,30 @@ import GuidedTokenizers
         }
     }
 
+    /// A repeat that fits the inlining budget is still blocked past `alwaysBlocked` copies (its NFA would
+    /// cost more to build than its masks save), and stays exact across block ends; one just under the
+    /// threshold is inlined whole.
+    @Test func repeatPastThresholdIsBlockedWithinBudget() throws {
+        //                                0    1     2: </s>
+        let vocab = S.vocabulary(["a", "aa"])
+        let long = try S.compiled(gbnf: "root ::= c{0,1500}\nc ::= \"a\" | \"b\"", vocab)
+        #expect(long.keptRules.contains { $0.hasSuffix("{128}") }, "not split into blocks: \(long.keptRules)")
+        let short = try S.compiled(gbnf: "root ::= c{0,1000}\nc ::= \"a\" | \"b\"", vocab)
+        #expect(short.keptRules == ["root"])
+        var m = GrammarMatcher(long)
+        var used = 0
+        for stop in [0, 127, 128, 129, 256, 1_407, 1_408, 1_409, 1_498, 1_499, 1_500] {
+            while used + 2 <= stop { try m.accept(token: 1); used += 2 }
+            while used < stop { try m.accept(token: 0); used += 1 }
+            let room = 1_500 - used
+            var expected: [Int] = []
+            if room >= 1 { expected.append(0) }
+            if room >= 2 { expected.append(1) }
+            expected.append(2)
+            #expect(try S.allowed(&m) == expected, "after \(used) characters")
+        }
+    }
+
     /// Rules that refer to each other only in tail position (the rule per state that a large string
     /// automaton becomes) are a regular language: they are inlined, the cycle closed by ε-edges, and no
     /// call is left. Here `a` = (xz)*(x|y).

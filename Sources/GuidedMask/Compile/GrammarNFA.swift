@@ -38,13 +38,16 @@ struct GrammarNFA {
     var stateCount: Int { label.count }
 
     init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
-        var grammar = DirectLeftRecursion.rewrite(original)
+        // Repeats past `alwaysBlocked` copies are split into blocks whatever the budget: fully inlined, a
+        // `maxLength: 6000` string alone is 144,000 NFA states, most of a Snowplow schema's 20 ms compile
+        // (blocked: 8 ms for the whole schema), while its masks pay only at block ends.
+        var grammar = LongRepeatBlocks.rewrite(DirectLeftRecursion.rewrite(original), longerThan: LongRepeatBlocks.alwaysBlocked)
         var selection = try RuleSelection(grammar: grammar)
         if selection.inliningOverBudget {
             // Long repeats of a small rule (huge `maxLength`s) would otherwise make that rule a call per
-            // character; in blocks it stays inlined. Only here: inlined whole, a repeat's states are
-            // plain byte states everywhere, while blocks make the last characters before each block's
-            // end stack-dependent for the tokens that cross it.
+            // character; in blocks it stays inlined. Repeats of 257-1,024 copies are blocked only here:
+            // inlined whole, a repeat's states are plain byte states everywhere, while blocks make the
+            // last characters before each block's end stack-dependent for the tokens that cross it.
             let blocked = LongRepeatBlocks.rewrite(grammar)
             if blocked.rules.count != grammar.rules.count {
                 grammar = blocked

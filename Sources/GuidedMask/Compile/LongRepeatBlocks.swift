@@ -17,46 +17,50 @@ import GuidedGrammar
 enum LongRepeatBlocks {
     /// Repeats with more copies than this are long.
     static let longRepeat = 256
+    /// Repeats with more copies than this are blocked even when inlining them all fits the budget: the
+    /// NFA of a long inlined string costs more time to build than its masks save (a 1,024-character
+    /// string is about 25,000 states).
+    static let alwaysBlocked = 1024
     /// Rules with more expression nodes than this are left alone (`RuleSelection` shares them anyway).
     static let smallRule = 128
     /// Characters per block: a token crosses a block's end only in its last characters (tokens are
     /// rarely over 16 characters), so few masks depend on the stack below the block.
     static let blockSize = 128
 
-    static func rewrite(_ grammar: Grammar) -> Grammar {
+    static func rewrite(_ grammar: Grammar, longerThan threshold: Int = longRepeat) -> Grammar {
         var g = grammar
         var blocks: [Int: RuleID] = [:]
-        for index in grammar.rules.indices where hasLongRepeat(grammar.rules[index].body, grammar) {
+        for index in grammar.rules.indices where hasLongRepeat(grammar.rules[index].body, grammar, threshold) {
             // Rebuilt only where needed: copying every expression tree costs more than the rest of this.
             var changed = false
-            let rewritten = split(grammar.rules[index].body, in: &g, blocks: &blocks, changed: &changed)
+            let rewritten = split(grammar.rules[index].body, threshold, in: &g, blocks: &blocks, changed: &changed)
             if changed { g.define(RuleID(index), as: rewritten) }
         }
         return g
     }
 
-    private static func hasLongRepeat(_ e: GrammarExpr, _ g: Grammar) -> Bool {
+    private static func hasLongRepeat(_ e: GrammarExpr, _ g: Grammar, _ threshold: Int) -> Bool {
         switch e {
-        case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > longRepeat:
+        case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > threshold:
             return nodes(g.rules[r.index].body) <= smallRule
-        case .repeat(let inner, _, _): return hasLongRepeat(inner, g)
-        case .sequence(let parts), .choice(let parts): return parts.contains { hasLongRepeat($0, g) }
+        case .repeat(let inner, _, _): return hasLongRepeat(inner, g, threshold)
+        case .sequence(let parts), .choice(let parts): return parts.contains { hasLongRepeat($0, g, threshold) }
         case .empty, .nothing, .bytes, .byteSet, .rule: return false
         }
     }
 
-    private static func split(_ e: GrammarExpr, in g: inout Grammar, blocks: inout [Int: RuleID], changed: inout Bool) -> GrammarExpr {
+    private static func split(_ e: GrammarExpr, _ threshold: Int, in g: inout Grammar, blocks: inout [Int: RuleID], changed: inout Bool) -> GrammarExpr {
         switch e {
-        case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > longRepeat && nodes(g.rules[r.index].body) <= smallRule:
+        case .repeat(.rule(let r), let lo, let hi) where max(lo, hi ?? 0) > threshold && nodes(g.rules[r.index].body) <= smallRule:
             changed = true
             return blockedRule(r, lo: lo, hi: hi, in: &g, blocks: &blocks)
         case .repeat(let inner, let lo, let hi):
-            let i = split(inner, in: &g, blocks: &blocks, changed: &changed)
+            let i = split(inner, threshold, in: &g, blocks: &blocks, changed: &changed)
             return .repeat(i, min: lo, max: hi)
         case .sequence(let parts):
-            return .sequence(parts.map { split($0, in: &g, blocks: &blocks, changed: &changed) })
+            return .sequence(parts.map { split($0, threshold, in: &g, blocks: &blocks, changed: &changed) })
         case .choice(let alts):
-            return .choice(alts.map { split($0, in: &g, blocks: &blocks, changed: &changed) })
+            return .choice(alts.map { split($0, threshold, in: &g, blocks: &blocks, changed: &changed) })
         case .empty, .nothing, .bytes, .byteSet, .rule:
             return e
         }
