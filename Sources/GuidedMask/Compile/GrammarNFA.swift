@@ -38,17 +38,19 @@ struct GrammarNFA {
     var stateCount: Int { label.count }
 
     init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
-        // Repeats past `alwaysBlocked` copies are split into blocks whatever the budget: fully inlined, a
-        // `maxLength: 6000` string alone is 144,000 NFA states, most of a Snowplow schema's 20 ms compile
-        // (blocked: 8 ms for the whole schema), while its masks pay only at block ends.
-        var grammar = LongRepeatBlocks.rewrite(DirectLeftRecursion.rewrite(original), longerThan: LongRepeatBlocks.alwaysBlocked)
+        var grammar = DirectLeftRecursion.rewrite(original)
         var selection = try RuleSelection(grammar: grammar)
-        if selection.inliningOverBudget {
-            // Long repeats of a small rule (huge `maxLength`s) would otherwise make that rule a call per
-            // character; in blocks it stays inlined. Repeats of 257-1,024 copies are blocked only here:
-            // inlined whole, a repeat's states are plain byte states everywhere, while blocks make the
-            // last characters before each block's end stack-dependent for the tokens that cross it.
-            let blocked = LongRepeatBlocks.rewrite(grammar)
+        // Long repeats of a small rule (huge `maxLength`s) are split into blocks (`LongRepeatBlocks`):
+        // the character is inlined in a block rule called once per block. Past `alwaysBlocked` copies
+        // always: fully inlined, a `maxLength: 6000` string alone is 144,000 NFA states, most of a
+        // Snowplow schema's 20 ms compile (blocked: 8 ms for the whole schema), while its masks pay only
+        // at block ends. Past `longRepeat` copies only when inlining every copy would pass the budget
+        // (the rule would otherwise become a call per character): inlined whole, a repeat's states are
+        // plain byte states everywhere, while blocks make the last characters before each block's end
+        // stack-dependent for the tokens that cross it.
+        let threshold = selection.inliningOverBudget ? LongRepeatBlocks.longRepeat : LongRepeatBlocks.alwaysBlocked
+        if selection.longestRuleRepeat > threshold {
+            let blocked = LongRepeatBlocks.rewrite(grammar, longerThan: threshold)
             if blocked.rules.count != grammar.rules.count {
                 grammar = blocked
                 selection = try RuleSelection(grammar: grammar)

@@ -21,6 +21,9 @@ struct RuleSelection {
     /// Inlining every rule that is not recursive or big would pass `inlinedNodeBudget`, so rules with
     /// many copies had to stay rules (see `GrammarNFA.init`, which then splits long repeats into blocks).
     var inliningOverBudget = false
+    /// The most copies any repeat of a single rule asks for (`char{0,6000}`: 6,000), so that
+    /// `GrammarNFA` knows whether `LongRepeatBlocks` has anything to split without walking the grammar.
+    var longestRuleRepeat = 0
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
@@ -47,7 +50,8 @@ struct RuleSelection {
             var out: [Int] = []
             var outCopies: [Int] = []
             var outTail: [Bool] = []
-            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, &outTail, rule: i, tailSeen: &tailSeen, shared: &tailShared)
+            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, &outTail, rule: i, tailSeen: &tailSeen,
+                                    shared: &tailShared, longest: &longestRuleRepeat)
             for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs[i] = out
             copies[i] = outCopies
@@ -271,7 +275,7 @@ struct RuleSelection {
     /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
     /// the member and once when it is absent.
     private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
-                                _ outTail: inout [Bool], rule: Int, tailSeen: inout [Int], shared: inout [Bool]) -> Int {
+                                _ outTail: inout [Bool], rule: Int, tailSeen: inout [Int], shared: inout [Bool], longest: inout Int) -> Int {
         switch e {
         case .empty, .nothing, .byteSet: return 1
         case .bytes(let b): return max(1, b.count)
@@ -292,17 +296,21 @@ struct RuleSelection {
             var s = 1
             for (i, p) in parts.enumerated() {
                 s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies, &outTail,
-                             rule: rule, tailSeen: &tailSeen, shared: &shared)
+                             rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
             }
             return s
         case .choice(let parts):
             var s = 1
-            for p in parts { s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen, shared: &shared) }
+            for p in parts {
+                s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+                             shared: &shared, longest: &longest)
+            }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? (lo + 1))
+            if case .rule = inner { longest = max(longest, lo, hi ?? 0) }
             let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies, &outTail,
-                            rule: rule, tailSeen: &tailSeen, shared: &shared)
+                            rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
             return 1 + s * times
         }
     }
