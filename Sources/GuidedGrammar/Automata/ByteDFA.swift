@@ -123,17 +123,18 @@ public struct ByteDFA: Hashable, Sendable {
             return out
         }
 
-        var ids: [[Int32]: Int32] = [:]
+        var ids: [StateSetKey: Int32] = [:]
         /// DFA state per kernel (the sorted move targets before closure): skips repeated closures.
-        var kernelIDs: [[Int32]: Int32] = [:]
+        var kernelIDs: [StateSetKey: Int32] = [:]
         var sets: [[Int32]] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
         func add(_ set: [Int32]) throws(AutomatonError) -> Int32 {
-            if let id = ids[set] { return id }
+            let key = StateSetKey(set)
+            if let id = ids[key] { return id }
             guard sets.count < limit else { throw .tooManyStates(limit: limit) }
             let id = Int32(sets.count)
-            ids[set] = id
+            ids[key] = id
             sets.append(set)
             accepting.append(set.contains(nfa.accept))
             table.append(contentsOf: repeatElement(-1, count: classCount))
@@ -157,11 +158,11 @@ public struct ByteDFA: Hashable, Sendable {
                 buckets[c].removeAll(keepingCapacity: true)
                 kernel.sort()
                 var id: Int32
-                if let known = kernelIDs[kernel] {
+                if let known = kernelIDs[StateSetKey(kernel)] {
                     id = known
                 } else {
                     id = try add(closure(kernel))
-                    kernelIDs[kernel] = id
+                    kernelIDs[StateSetKey(kernel)] = id
                 }
                 table[i * classCount + c] = id
             }

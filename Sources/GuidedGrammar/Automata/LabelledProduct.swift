@@ -30,15 +30,15 @@ public struct LabelledProduct: Sendable {
             classTuples.append(key.map(Int.init))
         }
         let classCount = classTuples.count
-        var ids: [[Int32]: Int32] = [:]
+        var ids: [StateSetKey: Int32] = [:]
         var tuples: [[Int32]] = []
         var table: [Int32] = []
         var labels: [Int?] = []
         func add(_ t: [Int32]) throws(AutomatonError) -> Int32 {
-            if let id = ids[t] { return id }
+            if let id = ids[StateSetKey(t)] { return id }
             guard tuples.count < limits.maxDFAStates else { throw .tooManyStates(limit: limits.maxDFAStates) }
             let id = Int32(tuples.count)
-            ids[t] = id
+            ids[StateSetKey(t)] = id
             tuples.append(t)
             labels.append(label(t.enumerated().map { $1 >= 0 && components[$0].accepting[Int($1)] }))
             table.append(contentsOf: repeatElement(-1, count: classCount))
