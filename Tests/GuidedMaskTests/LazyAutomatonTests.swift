@@ -130,6 +130,27 @@ import GuidedTokenizers
         }
     }
 
+    /// A big rule under a long repeat stays a called rule (one call per copy) instead of being inlined a
+    /// thousand times; a small one is still inlined.
+    @Test func bigRuleUnderLongRepeatStaysARule() throws {
+        //                                0    1    2     3: </s>
+        let vocab = S.vocabulary(["[", "]", ","] + (0..<26).map { String(UnicodeScalar(UInt8(97 + $0))) })
+        // An item of 26 alternatives of 6 letters each: about 200 expression nodes.
+        let words = (0..<26).map { i in "\"" + String(repeating: String(UnicodeScalar(UInt8(97 + i))), count: 6) + "\"" }
+        let g = try S.compiled(gbnf: "root ::= \"[\" item (\",\" item){0,999} \"]\"\nitem ::= \(words.joined(separator: " | "))", vocab)
+        #expect(g.keptRules == ["root", "item"])
+        #expect(g.nfaStateCount < 5_000)
+        let small = try S.compiled(gbnf: "root ::= \"[\" item (\",\" item){0,999} \"]\"\nitem ::= \"a\" | \"b\"", vocab)
+        #expect(small.keptRules == ["root"])
+        var m = GrammarMatcher(g)
+        try m.accept(token: 0)
+        for _ in 0..<6 { try m.accept(token: 4) }        // "bbbbbb" (token 4 = "b")
+        #expect(try S.allowed(&m) == [1, 2])             // "]" or ","
+        try m.accept(token: 2)
+        for _ in 0..<3 { try m.accept(token: 5) }        // "ccc"
+        #expect(try S.allowed(&m) == [5])                // only more "c"
+    }
+
     /// Rules that refer to each other only in tail position (the rule per state that a large string
     /// automaton becomes) are a regular language: they are inlined, the cycle closed by ε-edges, and no
     /// call is left. Here `a` = (xz)*(x|y).

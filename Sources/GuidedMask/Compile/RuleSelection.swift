@@ -27,6 +27,12 @@ struct RuleSelection {
 
     /// Expression nodes above which a rule referenced more than once stays a rule.
     static let shareThreshold = 400
+    /// A rule of more than `smallCopiedRule` nodes whose inlined copies would add up to more than this
+    /// stays a rule whatever the budget: `maxItems: 1000` over a 200-node item object was 400,000 NFA
+    /// states (18 ms to build) for one call per item. (Smaller rules under long repeats, characters of
+    /// a `maxLength`, are `LongRepeatBlocks`' business: a call per character would slow every mask.)
+    static let copiesKeepThreshold = 100_000
+    static let smallCopiedRule = 128
     /// Expression nodes that all inlined copies of a rule may add up to before it stays a rule, used only
     /// when inlining every copy would pass `inlinedNodeBudget`: calls slow masks down (a character rule
     /// called under a length bound makes every state of the string need the general walk), so they are
@@ -141,7 +147,8 @@ struct RuleSelection {
             inlined[r] = min(total, 1 << 40)
             // Shared when big, or when its copies together are big (a character rule under a length bound).
             let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
-            if !keep[r] && (shared[r] || useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold)) {
+            let manyBigCopies = inlined[r] > Self.smallCopiedRule && copiesTotal > Self.copiesKeepThreshold
+            if !keep[r] && (shared[r] || useCount[r] > 1 && (inlined[r] > Self.shareThreshold || copiesTotal > copiesThreshold || manyBigCopies)) {
                 keep[r] = true
                 inlined[r] = 1
                 return 1
