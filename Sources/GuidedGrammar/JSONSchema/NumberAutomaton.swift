@@ -37,13 +37,46 @@ struct NumberDFA {
         return NumberDFA(next: next, accepting: states.map(accepts))
     }
 
-    /// The product automaton accepting the intersection.
-    func intersect(_ o: NumberDFA, limit: Int) -> NumberDFA? {
-        struct Pair: Hashable { var a: Int32; var b: Int32 }
-        return NumberDFA.build(start: Pair(a: 0, b: 0), step: { p, sym in
-            let x = next[Int(p.a)][sym], y = o.next[Int(p.b)][sym]
-            return x < 0 || y < 0 ? nil : Pair(a: x, b: y)
-        }, accepts: { accepting[Int($0.a)] && o.accepting[Int($0.b)] }, limit: limit)
+    /// The product automaton accepting the intersection. Pairs are numbered through a flat table when
+    /// there are at most `flatPairs` of them, else through a dictionary.
+    func intersect(_ o: NumberDFA, limit: Int, flatPairs: Int = 1 << 22) -> NumberDFA? {
+        let width = o.stateCount
+        guard stateCount * width <= flatPairs else {
+            // A pair packed in one word: hashing a two-field struct was most of intersecting the
+            // remainder automata of several `multipleOf`s.
+            return NumberDFA.build(start: Int64(0), step: { p, sym in
+                let x = next[Int(p >> 32)][sym], y = o.next[Int(p & 0xFFFF_FFFF)][sym]
+                return x < 0 || y < 0 ? nil : Int64(x) << 32 | Int64(y)
+            }, accepts: { accepting[Int($0 >> 32)] && o.accepting[Int($0 & 0xFFFF_FFFF)] }, limit: limit)
+        }
+        // Pair numbers through a flat table (up to 4 M pairs, 16 MB), breadth first from (0, 0).
+        var id = [Int32](repeating: -1, count: stateCount * width)
+        id[0] = 0
+        // (Two arrays, not one of tuples: an array of tuples looked its type metadata up on every use.)
+        var firsts: [Int32] = [0], seconds: [Int32] = [0]
+        var rows: [[Int32]] = []
+        var accepts: [Bool] = []
+        var i = 0
+        while i < firsts.count {
+            let a = firsts[i], b = seconds[i]
+            var row = [Int32](repeating: -1, count: NumberDFA.symbolCount)
+            for sym in 0..<NumberDFA.symbolCount {
+                let x = next[Int(a)][sym], y = o.next[Int(b)][sym]
+                guard x >= 0, y >= 0 else { continue }
+                let k = Int(x) * width + Int(y)
+                if id[k] < 0 {
+                    if firsts.count >= limit { return nil }
+                    id[k] = Int32(firsts.count)
+                    firsts.append(x)
+                    seconds.append(y)
+                }
+                row[sym] = id[k]
+            }
+            rows.append(row)
+            accepts.append(accepting[Int(a)] && o.accepting[Int(b)])
+            i += 1
+        }
+        return NumberDFA(next: rows, accepting: accepts)
     }
 
     /// Removes states that cannot reach acceptance, then merges equivalent states (Moore refinement).
