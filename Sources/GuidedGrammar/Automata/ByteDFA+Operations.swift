@@ -195,74 +195,91 @@ extension ByteDFA {
         }
 
         // Partition as one array of elements; each block is a contiguous slice. Initial blocks: the sink
-        // with the non-live states, the live non-accepting states, the live accepting states.
-        var elements = [Int](0...n)
-        var location = [Int](0...n)
-        var blockOf = [Int](repeating: 0, count: total)
-        var first: [Int] = [], end: [Int] = [], marked: [Int] = []
+        // with the non-live states, the live non-accepting states, the live accepting states. The
+        // refinement loop below runs on raw buffers sized for the worst case (every block holds at least
+        // one of the `total` states): with array accessors, bounds and uniqueness checks were most of
+        // its time on a long string intersection.
+        func buffer<T>(_ count: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            b.initialize(repeating: value)
+            return b
+        }
+        let elements = buffer(total, 0), location = buffer(total, 0), blockOf = buffer(total, 0)
+        let first = buffer(total + 1, 0), end = buffer(total + 1, 0), marked = buffer(total + 1, 0)
+        let inWorklist = buffer((total + 1) * k, false)
+        let splitter = buffer(total, 0)
+        let touched = buffer(total + 1, 0)
+        defer {
+            for b in [elements, location, blockOf, first, end, marked, splitter, touched] { b.deallocate() }
+            inWorklist.deallocate()
+        }
+        var blockCount = 0
+        // Worklist entries are block · k + class.
+        var worklist: [Int] = []
+        var position = 0
         let sinkSide = [sink] + (0..<n).filter { !live[$0] }
         let rejecting = (0..<n).filter { live[$0] && !accepting[$0] }
         let acceptingStates = (0..<n).filter { live[$0] && accepting[$0] }
-        var inWorklist = [Bool](repeating: false, count: 3 * k)
-        var worklist: [(Int, Int)] = []
-        var position = 0
         for (i, group) in [sinkSide, rejecting, acceptingStates].enumerated() where !group.isEmpty {
-            let b = first.count
-            first.append(position); end.append(position + group.count); marked.append(0)
+            let b = blockCount
+            blockCount += 1
+            first[b] = position; end[b] = position + group.count
             for st in group { elements[position] = st; location[st] = position; blockOf[st] = b; position += 1 }
-            if i > 0 { for c in 0..<k { worklist.append((b, c)); inWorklist[b * k + c] = true } }
+            if i > 0 { for c in 0..<k { worklist.append(b * k + c); inWorklist[b * k + c] = true } }
         }
-        inWorklist.removeLast(inWorklist.count - first.count * k)
 
-        var touched: [Int] = []
-        // The splitter's states are copied out first (marking reorders elements inside blocks, its own
-        // included), into one buffer reused for every pop: most pops are of blocks of a state or two.
-        let splitter = UnsafeMutableBufferPointer<Int>.allocate(capacity: total)
-        defer { splitter.deallocate() }
-        while let (b, c) = worklist.popLast() {
-            inWorklist[b * k + c] = false
-            let size = end[b] - first[b]
-            for i in 0..<size { splitter[i] = elements[first[b] + i] }
-            for t in splitter[0..<size] {
-                let key = c * total + t
-                for i in inverseStart[key]..<inverseStart[key + 1] {
-                    let p = Int(inverse[i])
-                    let y = blockOf[p]
-                    let pos = location[p]
-                    let boundary = first[y] + marked[y]
-                    guard pos >= boundary else { continue }  // already marked
-                    if marked[y] == 0 { touched.append(y) }
-                    let other = elements[boundary]
-                    elements[boundary] = p; location[p] = boundary
-                    elements[pos] = other; location[other] = pos
-                    marked[y] += 1
+        inverseStart.withUnsafeBufferPointer { inverseStart in
+        inverse.withUnsafeBufferPointer { inverse in
+            while let entry = worklist.popLast() {
+                inWorklist[entry] = false
+                let b = entry / k, c = entry % k
+                // The splitter's states are copied out first: marking reorders elements inside blocks,
+                // its own included.
+                let size = end[b] - first[b]
+                for i in 0..<size { splitter[i] = elements[first[b] + i] }
+                var touchedCount = 0
+                for j in 0..<size {
+                    let key = c * total + splitter[j]
+                    for i in inverseStart[key]..<inverseStart[key + 1] {
+                        let p = Int(inverse[i])
+                        let y = blockOf[p]
+                        let pos = location[p]
+                        let boundary = first[y] + marked[y]
+                        guard pos >= boundary else { continue }  // already marked
+                        if marked[y] == 0 { touched[touchedCount] = y; touchedCount += 1 }
+                        let other = elements[boundary]
+                        elements[boundary] = p; location[p] = boundary
+                        elements[pos] = other; location[other] = pos
+                        marked[y] += 1
+                    }
                 }
-            }
-            for y in touched {
-                let m = marked[y]
-                marked[y] = 0
-                let size = end[y] - first[y]
-                guard m < size else { continue }
-                // Split: the marked prefix becomes a new block.
-                let z = first.count
-                first.append(first[y]); end.append(first[y] + m); marked.append(0)
-                first[y] += m
-                for i in first[z]..<end[z] { blockOf[elements[i]] = z }
-                inWorklist.append(contentsOf: repeatElement(false, count: k))
-                let smaller = m <= size - m ? z : y
-                for a in 0..<k {
-                    if inWorklist[y * k + a] {
-                        worklist.append((z, a)); inWorklist[z * k + a] = true
-                    } else {
-                        worklist.append((smaller, a)); inWorklist[smaller * k + a] = true
+                for t in 0..<touchedCount {
+                    let y = touched[t]
+                    let m = marked[y]
+                    marked[y] = 0
+                    let size = end[y] - first[y]
+                    guard m < size else { continue }
+                    // Split: the marked prefix becomes a new block.
+                    let z = blockCount
+                    blockCount += 1
+                    first[z] = first[y]; end[z] = first[y] + m; marked[z] = 0
+                    first[y] += m
+                    for i in first[z]..<end[z] { blockOf[elements[i]] = z }
+                    let smaller = m <= size - m ? z : y
+                    for a in 0..<k {
+                        if inWorklist[y * k + a] {
+                            worklist.append(z * k + a); inWorklist[z * k + a] = true
+                        } else {
+                            worklist.append(smaller * k + a); inWorklist[smaller * k + a] = true
+                        }
                     }
                 }
             }
-            touched.removeAll(keepingCapacity: true)
+        }
         }
 
         // Dense numbering of the blocks that hold live states.
-        var number = [Int32](repeating: -1, count: first.count)
+        var number = [Int32](repeating: -1, count: blockCount)
         var next: Int32 = 0
         var result = [Int32](repeating: -1, count: n)
         let sinkBlock = blockOf[sink]
