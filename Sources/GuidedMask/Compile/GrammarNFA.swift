@@ -48,13 +48,15 @@ struct GrammarNFA {
         // (the rule would otherwise become a call per character): inlined whole, a repeat's states are
         // plain byte states everywhere, while blocks make the last characters before each block's end
         // stack-dependent for the tokens that cross it.
-        let threshold = selection.inliningOverBudget ? LongRepeatBlocks.longRepeat : LongRepeatBlocks.alwaysBlocked
-        if selection.longestRuleRepeat > threshold {
+        var threshold = selection.inliningOverBudget ? LongRepeatBlocks.longRepeat : LongRepeatBlocks.alwaysBlocked
+        while selection.longestRuleRepeat > threshold {
             let blocked = LongRepeatBlocks.rewrite(grammar, longerThan: threshold)
-            if blocked.rules.count != grammar.rules.count {
-                grammar = blocked
-                selection = try RuleSelection(grammar: grammar)
-            }
+            guard blocked.rules.count != grammar.rules.count else { break }
+            grammar = blocked
+            selection = try RuleSelection(grammar: grammar)
+            // Still over the budget with the long ones blocked: the shorter ones too, once.
+            guard selection.inliningOverBudget, threshold > LongRepeatBlocks.longRepeat else { break }
+            threshold = LongRepeatBlocks.longRepeat
         }
         ruleNames = selection.kept.map { grammar.rules[$0].name }
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
