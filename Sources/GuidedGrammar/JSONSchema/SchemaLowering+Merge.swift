@@ -63,9 +63,13 @@ extension SchemaLowering {
         return (Array(seen.values) + others).sorted()
     }
 
-    /// Flattened form and merged facts of a conjunction (memoized).
-    mutating func analyze(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> (Flattened, SchemaFacts) {
-        if let i = analysisIndex[key] { return analyses[i] }
+    /// Flattened form and merged facts of a conjunction (memoized, by the conjunction with its bare
+    /// references resolved: a member's value asked for by its `$ref` site and by the definition is one
+    /// analysis, not two).
+    mutating func analyze(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> (Flattened, SchemaFacts) {
+        if let i = analysisIndex[rawKey] { return analyses[i] }
+        let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
+        if let i = analysisIndex[key] { analysisIndex[rawKey] = i; return analyses[i] }
         let flat = try flatten(key)
         var facts = SchemaFacts()
         if flat.unsatisfiable { facts.unsatisfiable = true }
@@ -83,6 +87,7 @@ extension SchemaLowering {
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
         analysisIndex[key] = analyses.count
+        analysisIndex[rawKey] = analyses.count
         analyses.append((flat, facts))
         return (flat, facts)
     }

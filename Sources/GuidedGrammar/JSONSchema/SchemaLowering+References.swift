@@ -23,11 +23,15 @@ extension SchemaLowering {
     /// (before 2019-09 every sibling is), or nil. A reference that does not resolve is left to `flatten`,
     /// which reports it.
     private mutating func pureReferenceTarget(_ id: Int) -> Int? {
-        guard case .object(let o) = document[id].value, case .string(let ref)? = o["$ref"] else { return nil }
-        let draft = document.draft
-        if draft.level > JSONSchemaDraft.draft7.level {
-            for (kw, _) in o where kw != "$ref" && !SchemaKeywords.isInert(kw, draft: draft) { return nil }
+        if let known = pureReferenceTargets[id] { return known < 0 ? nil : known }
+        var target: Int? = nil
+        if case .object(let o) = document[id].value, case .string(let ref)? = o["$ref"] {
+            let draft = document.draft
+            let inert = draft.level <= JSONSchemaDraft.draft7.level
+                || o.entries.allSatisfy { $0.key == "$ref" || SchemaKeywords.isInert($0.key, draft: draft) }
+            if inert { target = try? document.resolve(ref, from: id) }
         }
-        return try? document.resolve(ref, from: id)
+        pureReferenceTargets[id] = target ?? -1
+        return target
     }
 }

@@ -12,6 +12,8 @@ struct SchemaLowering {
     var analysisIndex: [[Conjunct]: Int] = [:]
     var analyses: [(Flattened, SchemaFacts)] = []
     var anyValueRule: RuleID? = nil
+    /// Per location: the target when it is only a `$ref` (see `resolvingPureReferences`), else -1.
+    var pureReferenceTargets: [Int: Int] = [:]
     var sharedRules: [String: RuleID] = [:]
     var depth = 0
     var patternExprs: [String: GrammarExpr] = [:]
