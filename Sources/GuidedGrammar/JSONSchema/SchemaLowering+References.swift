@@ -8,11 +8,14 @@ extension SchemaLowering {
     mutating func resolvingPureReferences(_ key: [Conjunct]) -> [Conjunct] {
         var out = key
         for i in out.indices where out[i].mode == .full {
+            guard let first = pureReferenceTarget(out[i].node) else { continue }
             var node = out[i].node
             var visited: Set<Int> = [node]
+            var next: Int? = first
             // A cycle of bare references is left for `flatten` to refuse with its pointer.
-            while let target = pureReferenceTarget(node), visited.insert(target).inserted {
+            while let target = next, visited.insert(target).inserted {
                 node = target
+                next = pureReferenceTarget(node)
             }
             out[i].node = node
         }
