@@ -22,13 +22,18 @@ enum JSONText {
             let hex = Array("0123456789abcdef".utf8)
             let v = Int(scalar.value)
             return [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[v >> 4], hex[v & 15]]
+        case 0x20..<0x80:
+            return [UInt8(scalar.value)]
         default:
-            return Array(String(Character(scalar)).utf8)
+            return Array(UTF8.encode(scalar)!)
         }
     }
 
     /// Canonical content bytes (no quotes) of a string.
     static func encodeContent(_ s: String) -> [UInt8] {
+        // Nearly every member name needs no escape: its UTF-8 as it stands (character by character, each
+        // through a `String`, was a few percent of lowering a schema of hundreds of names).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { return Array(s.utf8) }
         var out: [UInt8] = []
         for u in s.unicodeScalars { out += encode(u) }
         return out
