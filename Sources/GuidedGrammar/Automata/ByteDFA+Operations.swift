@@ -47,19 +47,19 @@ extension ByteDFA {
         // Pair numbers: a flat table when the pair space is small (hashing a pair per edge was most of
         // a long string intersection's product), else a dictionary.
         let width = other.stateCount + 1
-        let pairSpace = (stateCount + 1) * width
-        var flatIDs = pairSpace <= 1 << 20 ? [Int32](repeating: -1, count: pairSpace) : []
-        var ids: [Int64: Int32] = [:]
+        let useFlat = (stateCount + 1) * width <= 1 << 20
+        var flatIDs = useFlat ? [Int32](repeating: -1, count: (stateCount + 1) * width) : []
+        var ids: [Int: Int32] = [:]
         var pairs: [(Int32, Int32)] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
         func add(_ a: Int32, _ b: Int32) throws(AutomatonError) -> Int32 {
-            let flat = (Int(a) + 1) * width + Int(b) + 1
-            let key = (Int64(a) + 1) << 32 | (Int64(b) + 1)
-            if !flatIDs.isEmpty { if flatIDs[flat] >= 0 { return flatIDs[flat] } } else if let id = ids[key] { return id }
+            // One number per pair (-1, the dead side, shifted to 0), the flat table's index or the key.
+            let pair = (Int(a) + 1) * width + Int(b) + 1
+            if let id = useFlat ? (flatIDs[pair] >= 0 ? flatIDs[pair] : nil) : ids[pair] { return id }
             guard pairs.count < limit else { throw .tooManyStates(limit: limit) }
             let id = Int32(pairs.count)
-            if !flatIDs.isEmpty { flatIDs[flat] = id } else { ids[key] = id }
+            if useFlat { flatIDs[pair] = id } else { ids[pair] = id }
             pairs.append((a, b))
             accepting.append(accept(a >= 0 && self.accepting[Int(a)], b >= 0 && other.accepting[Int(b)]))
             table.append(contentsOf: repeatElement(-1, count: classCount))
