@@ -59,12 +59,14 @@ struct JSTSOptions {
                 let v = try value(a)
                 if v == "declared" {
                     o.propertyOrder = .declared
+                } else if v == "flexible" {
+                    o.propertyOrder = .flexible
                 } else if v == "any" {
                     o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
                 } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
                     o.propertyOrder = .anyOrder(maxMembers: n)
                 } else {
-                    throw JSTSUsageError(message: "--property-order must be 'declared', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
+                    throw JSTSUsageError(message: "--property-order must be 'declared', 'flexible', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
                 }
             default:
                 if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }
