@@ -1,16 +1,17 @@
 import GuidedSchema
 
 extension SchemaLowering {
+    /// Objects with more candidate members keep declared order only: a second order costs 2.5 to 4 times
+    /// the automaton of one, and schemas with dozens of members (Kubernetes, Washington Post) are where
+    /// compile time goes.
+    static let flexibleMaxMembers = 16
+
     /// The member orders a `.flexible` object accepts, as permutations of member indices: declared order,
     /// and when it differs, the required members first in the order `required` lists them, then the others
     /// in declared order. (An array keeps its order through every JSON tool; an object's keys do not: a
     /// schema that went through a serializer sorting keys, as Go maps and `sort_keys` do, still says in
-    /// `required` how its author ordered the members that matter most.)
-    /// Objects with more candidate members keep declared order only: a second order costs about four
-    /// times the automaton of one, and schemas with dozens of members (Kubernetes, Washington Post) are
-    /// where the compile time goes.
-    static let flexibleMaxMembers = 16
-
+    /// `required` how its author ordered the members that matter most.) Objects of more than
+    /// `flexibleMaxMembers` candidate members keep declared order only.
     func flexibleOrders(_ members: [Member], required: [String]) -> [[Int]] {
         let declared = Array(members.indices)
         var index: [String: Int] = [:]
@@ -24,7 +25,8 @@ extension SchemaLowering {
     }
 
     /// Object members in any of a few fixed orders (`orders`, permutations of member indices), undeclared
-    /// members after the declared ones as in declared order, with `required`, `min/maxProperties` and `dependentRequired` exact.
+    /// members after the declared ones as in declared order, with `required`, `min/maxProperties` and
+    /// `dependentRequired` exact.
     ///
     /// While the members written so far are a subsequence of several orders whose remaining parts differ,
     /// the state ("multi") is the last declared member written and the set of orders still followed, and
@@ -33,8 +35,9 @@ extension SchemaLowering {
     /// at every nesting level while the orders agree). Once one order is left (or the orders left go on
     /// alike), the state is a position in that order, as in declared order: each member present or absent
     /// in turn ("chain" states), so the grammar stays linear in the number of members; the separator is
-    /// written once per position, in the "fresh" state reached right after a member. No member repeats: every order writes each member once and the members written are a
-    /// subsequence of every order still followed.
+    /// written once per position, in the "fresh" state reached right after a member. No member repeats:
+    /// every order writes each member once, and the members written are a subsequence of every order
+    /// still followed.
     mutating func lowerObjectFlexible(_ o: AnyOrderObject, orders: [[Int]]) throws(JSONSchemaCompileError) -> GrammarExpr {
         enum Kind: UInt8 { case multi, fresh, chain }
         /// `at`: the last declared member written (multi, -1 if none), or the next position in the one
@@ -43,15 +46,22 @@ extension SchemaLowering {
         let n = o.members.count
         var position = [[Int]](repeating: [Int](repeating: 0, count: n), count: orders.count)
         for (v, order) in orders.enumerated() { for (p, x) in order.enumerated() { position[v][x] = p } }
-        var tracked: [Int: Int] = [:]
-        for d in o.dependencies { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }
-        guard tracked.count <= 60 else {
+        // Presence bits of the members linked by dependencies (-1: not tracked), and who requires whom.
+        var tracked = [Int](repeating: -1, count: n)
+        var trackedCount = 0
+        var requiredBy = [[Int]](repeating: [], count: n)
+        for d in o.dependencies {
+            for x in [d.a, d.b] where tracked[x] < 0 { tracked[x] = trackedCount; trackedCount += 1 }
+            if d.a != d.b { requiredBy[d.b].append(d.a) }
+        }
+        guard trackedCount <= 60 else {
             throw JSONSchemaCompileError(.tooComplex, keyword: "dependentRequired", pointer: o.pointer, detail: "too many dependent names")
         }
-        func present(_ mask: UInt64, _ x: Int) -> Bool { tracked[x].map { mask & (1 << UInt64($0)) != 0 } ?? false }
+        func present(_ mask: UInt64, _ x: Int) -> Bool { tracked[x] >= 0 && mask & (1 << UInt64(tracked[x])) != 0 }
+        func adding(_ mask: UInt64, _ x: Int) -> UInt64 { tracked[x] >= 0 ? mask | 1 << UInt64(tracked[x]) : mask }
         /// Whether member x may stay absent, given what is present.
         func skippable(_ x: Int, _ mask: UInt64) -> Bool {
-            !o.members[x].required && !o.dependencies.contains { $0.b == x && present(mask, $0.a) }
+            !o.members[x].required && !requiredBy[x].contains { present(mask, $0) }
         }
         /// Whether member x may be written at position `at` of order v: allowed, and each member it
         /// depends on present already when it comes earlier, still writable when it comes later.
@@ -65,7 +75,8 @@ extension SchemaLowering {
         }
         let cap = max(o.minProperties, (o.maxProperties ?? 0) + 1, 1)
         let unlimited = o.undeclaredLimit == Int.max
-        func bits(_ alive: UInt32) -> [Int] { orders.indices.filter { alive & (1 << UInt32($0)) != 0 } }
+        func follows(_ alive: UInt32, _ v: Int) -> Bool { alive & (1 << UInt32(v)) != 0 }
+        func firstOrder(_ alive: UInt32) -> Int { alive.trailingZeroBitCount }
         func nextPosition(_ s: State, _ v: Int) -> Int { s.at < 0 ? 0 : position[v][s.at] + 1 }
         func canAddOne(_ s: State) -> Bool { o.maxProperties.map { s.c + s.k + 1 <= $0 } ?? true }
         func minimumMet(_ s: State) -> Bool { s.c + min(s.k, 1) >= o.minProperties }
@@ -78,11 +89,11 @@ extension SchemaLowering {
         }
         /// The state after writing member x while following the orders in `alive`.
         func after(_ x: Int, alive: UInt32, c: Int, mask: UInt64, k: Int) -> State {
-            let vs = bits(alive)
-            let rest = vs.map { Array(orders[$0][(position[$0][x] + 1)...]) }
-            if rest.allSatisfy({ $0 == rest[0] }) {
-                return folded(State(kind: .fresh, alive: 1 << UInt32(vs[0]), at: position[vs[0]][x] + 1, c: c, mask: mask, k: k))
+            let v0 = firstOrder(alive), p0 = position[v0][x] + 1
+            let alike = orders.indices.allSatisfy { v in
+                !follows(alive, v) || orders[v][(position[v][x] + 1)...] == orders[v0][p0...]
             }
+            if alike { return folded(State(kind: .fresh, alive: 1 << UInt32(v0), at: p0, c: c, mask: mask, k: k)) }
             return folded(State(kind: .multi, alive: alive, at: x, c: c, mask: mask, k: k))
         }
 
@@ -122,22 +133,25 @@ extension SchemaLowering {
             case .multi:
                 var next: [GrammarExpr] = []
                 if canAddOne(s) {
-                    for x in 0..<n {
-                        var alive: UInt32 = 0
-                        for v in bits(s.alive) {
-                            let from = nextPosition(s, v), at = position[v][x]
-                            if at >= from, (from..<at).allSatisfy({ skippable(orders[v][$0], s.mask) }), admits(x, v, at, s.mask) {
-                                alive |= 1 << UInt32(v)
-                            }
+                    // Per order, the members it can write next: from its position on, up to and including
+                    // the first one that may not stay absent.
+                    var aliveAfter = [UInt32](repeating: 0, count: n)
+                    for v in orders.indices where follows(s.alive, v) {
+                        var p = nextPosition(s, v)
+                        while p < n {
+                            let x = orders[v][p]
+                            if admits(x, v, p, s.mask) { aliveAfter[x] |= 1 << UInt32(v) }
+                            if !skippable(x, s.mask) { break }
+                            p += 1
                         }
-                        guard alive != 0 else { continue }
-                        var mask = s.mask
-                        if let t = tracked[x] { mask |= 1 << UInt64(t) }
-                        next.append(presentRule(x, after(x, alive: alive, c: min(s.c + 1, cap), mask: mask, k: s.k), &me))
+                    }
+                    for x in 0..<n where aliveAfter[x] != 0 {
+                        let t = after(x, alive: aliveAfter[x], c: min(s.c + 1, cap), mask: adding(s.mask, x), k: s.k)
+                        next.append(presentRule(x, t, &me))
                     }
                 }
                 // Undeclared members once some order followed has nothing left to write.
-                let ends = bits(s.alive).filter { v in (nextPosition(s, v)..<n).allSatisfy { skippable(orders[v][$0], s.mask) } }
+                let ends = orders.indices.filter { v in follows(s.alive, v) && (nextPosition(s, v)..<n).allSatisfy { skippable(orders[v][$0], s.mask) } }
                 if let v = ends.first { next.append(undeclared(s, order: v, &me)) }
                 return me.closeOrMore(written: written, canClose: minimumMet(s) && !ends.isEmpty, more: .alt(next))
             case .fresh:
@@ -145,17 +159,18 @@ extension SchemaLowering {
                 // member after any absent ones, or past the last, an undeclared one.
                 var chain = s
                 chain.kind = .chain
-                let closes = minimumMet(s) && (s.at..<n).allSatisfy { skippable(orders[bits(s.alive)[0]][$0], s.mask) }
-                return me.closeOrMore(written: written, canClose: closes, more: ruleFor(chain, &me))
+                let closes = minimumMet(s) && (s.at..<n).allSatisfy { skippable(orders[firstOrder(s.alive)][$0], s.mask) }
+                // (The rule first: calling a method of `me` with `&me` in its arguments would copy `me`,
+                // and with it the grammar's rule array, once per state.)
+                let more = ruleFor(chain, &me)
+                return me.closeOrMore(written: written, canClose: closes, more: more)
             case .chain:
-                let v = bits(s.alive)[0]
+                let v = firstOrder(s.alive)
                 guard s.at < n else { return undeclared(s, order: v, &me) }
                 let x = orders[v][s.at]
                 var alts: [GrammarExpr] = []
                 if canAddOne(s), admits(x, v, s.at, s.mask) {
-                    var mask = s.mask
-                    if let t = tracked[x] { mask |= 1 << UInt64(t) }
-                    let next = folded(State(kind: .fresh, alive: s.alive, at: s.at + 1, c: min(s.c + 1, cap), mask: mask, k: s.k))
+                    let next = folded(State(kind: .fresh, alive: s.alive, at: s.at + 1, c: min(s.c + 1, cap), mask: adding(s.mask, x), k: s.k))
                     alts.append(presentRule(x, next, &me))
                 }
                 if skippable(x, s.mask) {
