@@ -35,6 +35,11 @@ import GuidedSchema
         flexibleCase(#"{"type":"object","properties":{"a":{},"b":{},"c":{}},"required":["c"],"dependentRequired":{"a":["b"]},"additionalProperties":false}"#,
                      accept: [#"{"c":1}"#, #"{"c":1,"a":2,"b":3}"#, #"{"a":1,"b":2,"c":3}"#, #"{"c":1,"b":2}"#],
                      reject: [#"{"c":1,"a":2}"#, #"{"a":1,"c":2}"#, #"{"c":1,"b":2,"a":3}"#]),
+        // Undeclared members count toward minProperties (one at most) and maxProperties in both orders.
+        flexibleCase(#"{"type":"object","properties":{"a":{},"b":{}},"required":["b"],"minProperties":2,"maxProperties":2,"additionalProperties":{"type":"boolean"}}"#,
+                     accept: [#"{"a":1,"b":2}"#, #"{"b":2,"a":1}"#, #"{"b":2,"x":true}"#],
+                     reject: [#"{"b":2}"#, #"{"x":true,"b":2}"#, #"{"a":1,"b":2,"x":true}"#, #"{"b":2,"a":1,"x":true}"#,
+                              #"{"b":2,"x":true,"y":false}"#, #"{"a":1,"x":true}"#]),
         // A forbidden member stays forbidden in both orders.
         flexibleCase(#"{"type":"object","properties":{"a":{},"b":false,"c":{}},"required":["c"]}"#,
                      accept: [#"{"c":1,"a":2}"#, #"{"a":1,"c":2}"#], reject: [#"{"c":1,"b":2}"#, #"{"b":1,"c":2}"#]),

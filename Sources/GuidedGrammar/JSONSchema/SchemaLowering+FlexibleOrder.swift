@@ -97,11 +97,28 @@ extension SchemaLowering {
             return folded(State(kind: .multi, alive: alive, at: x, c: c, mask: mask, k: k))
         }
 
+        // From `sameTail[v]` on, order v ends exactly as order 0 does (both end in the same members in the
+        // same order: for required-first, the optional members after the last required one), so a
+        // position there in order v is the same state as in order 0: one chain for both tails.
+        var sameTail = [Int](repeating: 0, count: orders.count)
+        for v in orders.indices {
+            var q = n
+            while q > 0 && orders[v][q - 1] == orders[0][q - 1] { q -= 1 }
+            sameTail[v] = q
+        }
+        func canonical(_ s: State) -> State {
+            guard s.kind != .multi, s.at >= sameTail[firstOrder(s.alive)] else { return s }
+            var t = s
+            t.alive = 1
+            return t
+        }
+
         var stateRules: [State: RuleID] = [:]
         var pending: [(State, RuleID)] = []
         let limit = options.limits.maxObjectStates
         var overflow = false
-        func ruleFor(_ s: State, _ me: inout SchemaLowering) -> GrammarExpr {
+        func ruleFor(_ state: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            let s = canonical(state)
             if let r = stateRules[s] { return .rule(r) }
             if stateRules.count >= limit { overflow = true; return .nothing }
             let r = me.grammar.declareRule(name: "object:\(o.pointer)~\(s.kind.rawValue).\(s.alive).\(s.at).\(s.c).\(String(s.mask, radix: 16)).\(s.k)")
@@ -111,13 +128,15 @@ extension SchemaLowering {
         }
         // Member x written, then the state after it: one rule for every state that reaches the same
         // successor, so the member's name, colon and value are spelled once per successor, not per edge.
-        var presentRules: [State: RuleID] = [:]
-        func presentRule(_ x: Int, _ next: State, _ me: inout SchemaLowering) -> GrammarExpr {
-            if let r = presentRules[next] { return .rule(r) }
+        struct Present: Hashable { var member: Int; var next: State }
+        var presentRules: [Present: RuleID] = [:]
+        func presentRule(_ x: Int, _ successor: State, _ me: inout SchemaLowering) -> GrammarExpr {
+            let next = canonical(successor)
+            if let r = presentRules[Present(member: x, next: next)] { return .rule(r) }
             let m = o.members[x]
             let r = me.grammar.addRule(name: "member:\(o.pointer)~\(x)",
                                        body: .seq([JSONText.quoted(m.name), me.colon, m.value, ruleFor(next, &me)]))
-            presentRules[next] = r
+            presentRules[Present(member: x, next: next)] = r
             return .rule(r)
         }
         /// An undeclared member, after every declared member the order `v` still writes (as in declared
