@@ -1,7 +1,7 @@
 import GuidedSchema
 
 extension SchemaLowering {
-    /// Objects with more candidate members keep declared order only: a second order costs 2.5 to 4 times
+    /// Objects with more candidate members keep declared order only: a second order costs up to about twice
     /// the automaton of one, and schemas with dozens of members (Kubernetes, Washington Post) are where
     /// compile time goes.
     static let flexibleMaxMembers = 16
