@@ -16,8 +16,9 @@ struct JSTSOptions {
     /// Time masks and compiles by this thread's CPU time instead of the wall clock: on a shared machine
     /// it is the "one core" figure, not inflated by other processes.
     var cpuTime = false
-    /// `--property-order declared|any|any:N`: object members in declared order (the library default), or in
-    /// any order for objects of at most N (default `PropertyOrder.defaultMaxMembers`) candidate members.
+    /// `--property-order declared|flexible|any|any:N`: object members in declared order (the library default),
+    /// declared or required-first order (`.flexible`), or in any order for objects of at most N (default
+    /// `PropertyOrder.defaultMaxMembers`) candidate members.
     var propertyOrder: JSONSchemaCompileOptions.PropertyOrder = .declared
     /// `--trace-slow US`: print on standard error the text fed so far whenever a mask takes longer, to find
     /// which grammar states make the slow tail.
