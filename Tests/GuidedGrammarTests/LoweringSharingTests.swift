@@ -25,6 +25,19 @@ import Testing
             reject: [#"{"a":{}}"#, #"{"b":{"name":1}}"#, #"{"c":[{"nom":"z"}]}"#]))
     }
 
+    /// Dropping unreachable rules keeps the mask compiler's `shared` hint of the rules it keeps (it was
+    /// lost, so a pruned schema's undeclared-member rules were inlined into every key position).
+    @Test func pruningKeepsTheSharedHint() throws {
+        var g = Grammar()
+        let unused = g.addRule(name: "unused", body: .literal("u"))
+        let member = g.addRule(name: "member", body: .literal("m"), shared: true)
+        g.define(g.start, as: .seq([.rule(member), .rule(member)]))
+        let pruned = g.prunedToReachable()
+        #expect(pruned.rules.map(\.name) == ["root", "member"])
+        #expect(pruned.rules.map(\.shared) == [false, true])
+        #expect(g.rules[unused.index].name == "unused")
+    }
+
     @Test func referenceWithAssertingSiblingIsNotShortCut() throws {
         // 2020-12: a `$ref` beside `maxLength` is a conjunction, not a bare reference.
         let schema = ##"{"$defs":{"s":{"type":"string"}},"properties":{"a":{"$ref":"#/$defs/s","maxLength":2},"b":{"$ref":"#/$defs/s"}}}"##

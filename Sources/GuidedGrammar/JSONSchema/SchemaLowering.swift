@@ -311,7 +311,8 @@ enum JSONNumberSyntax {
 }
 
 extension Grammar {
-    /// The same grammar without rules unreachable from the start rule (rule ids renumbered).
+    /// The same grammar without rules unreachable from the start rule (rule ids renumbered, every rule's
+    /// `shared` hint kept).
     func prunedToReachable() -> Grammar {
         var reachable: [Int] = [start.index]
         // New index of each old rule, -1 while unreached (an array: this runs over every reference).
@@ -352,7 +353,7 @@ extension Grammar {
         }
         func rewrite(_ e: GrammarExpr) -> GrammarExpr { renumbered(e) ?? e }
         var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
-        for r in reachable.dropFirst() { g.addRule(name: rules[r].name, body: rewrite(rules[r].body)) }
+        for r in reachable.dropFirst() { g.addRule(name: rules[r].name, body: rewrite(rules[r].body), shared: rules[r].shared) }
         return g
     }
 }
