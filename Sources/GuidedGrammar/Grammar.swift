@@ -51,6 +51,15 @@ public struct GrammarRule: Hashable, Sendable {
     /// may all be absent reaches it; inlined, its states would be mixed into each position's). Never
     /// changes the language.
     public var shared: Bool
+    /// Member sets (a member-set rule's direct calls, see `tracksMembers`): a rule with `memberBit` b ≥ 0
+    /// may be called from such a rule only while member b is not yet written, and writes it.
+    public var memberBit: Int8 = -1
+    /// A rule that the calling member-set rule may call only once every member of this mask is written.
+    public var requiresMembers: UInt64 = 0
+    /// A member-set rule: it remembers, per use, which `memberBit` rules it has called (an object whose
+    /// members come in any order, each at most once). Its own calls of `memberBit` and `requiresMembers`
+    /// rules obey them; nested uses of other rules have their own sets.
+    public var tracksMembers: Bool = false
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 }
 
@@ -91,6 +100,13 @@ public struct Grammar: Hashable, Sendable {
     }
 
     public subscript(id: RuleID) -> GrammarRule { rules[id.index] }
+
+    /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`).
+    public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false) {
+        rules[id.index].memberBit = bit
+        rules[id.index].requiresMembers = requires
+        rules[id.index].tracksMembers = tracks
+    }
 
     public var startRule: GrammarRule { rules[start.index] }
 }

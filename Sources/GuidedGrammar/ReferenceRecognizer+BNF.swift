@@ -11,6 +11,10 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
     case repeatTooLarge(min: Int, max: Int?, limit: Int)
     /// Lowering would produce more than `ReferenceRecognizer.maximumSymbols` right-hand-side symbols.
     case grammarTooLarge(limit: Int)
+    /// The grammar has member-set rules (`GrammarRule.tracksMembers`): their at-most-once and required
+    /// members are enforced by the mask engine's automaton, not by this context-free recognizer, which
+    /// would accept a larger language.
+    case memberSets(rule: String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,7 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
         case .repeatTooLarge(let min, let max, let limit):
             return "repeat {\(min),\(max.map(String.init) ?? "")} exceeds the reference recognizer's bound of \(limit)"
         case .grammarTooLarge(let limit): return "grammar lowers to more than \(limit) BNF symbols"
+        case .memberSets(let rule): return "rule '\(rule)' tracks member sets, which the reference recognizer cannot enforce"
         }
     }
 }
@@ -68,6 +73,9 @@ struct ReferenceBNFBuilder {
     static func build(_ grammar: Grammar) throws(ReferenceRecognizerError) -> ReferenceBNF {
         guard grammar.start.index >= 0 && grammar.start.index < grammar.rules.count else {
             throw .undefinedStartRule(grammar.start)
+        }
+        if let r = grammar.rules.first(where: { $0.tracksMembers || $0.memberBit >= 0 || $0.requiresMembers != 0 }) {
+            throw .memberSets(rule: r.name)
         }
         var b = ReferenceBNFBuilder(grammar: grammar)
         for (i, rule) in grammar.rules.enumerated() {

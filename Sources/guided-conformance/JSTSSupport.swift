@@ -16,8 +16,9 @@ struct JSTSOptions {
     /// Time masks and compiles by this thread's CPU time instead of the wall clock: on a shared machine
     /// it is the "one core" figure, not inflated by other processes.
     var cpuTime = false
-    /// `--property-order declared|flexible|any|any:N`: object members in declared order (the library default),
-    /// declared or required-first order (`.flexible`), or in any order for objects of at most N (default
+    /// `--property-order declared|flexible|sets|any|any:N`: object members in declared order (the library
+    /// default), declared or required-first order (`.flexible`), any order with member sets kept by the
+    /// mask engine (`.memberSets`), or any order for objects of at most N (default
     /// `PropertyOrder.defaultMaxMembers`) candidate members.
     var propertyOrder: JSONSchemaCompileOptions.PropertyOrder = .declared
     /// `--trace-slow US`: print on standard error the text fed so far whenever a mask takes longer, to find
@@ -62,12 +63,14 @@ struct JSTSOptions {
                     o.propertyOrder = .declared
                 } else if v == "flexible" {
                     o.propertyOrder = .flexible
+                } else if v == "sets" {
+                    o.propertyOrder = .memberSets
                 } else if v == "any" {
                     o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
                 } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
                     o.propertyOrder = .anyOrder(maxMembers: n)
                 } else {
-                    throw JSTSUsageError(message: "--property-order must be 'declared', 'flexible', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
+                    throw JSTSUsageError(message: "--property-order must be 'declared', 'flexible', 'sets', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
                 }
             default:
                 if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }

@@ -75,6 +75,14 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// whose `properties` order was lost (re-serialized with sorted keys, as Go maps and `sort_keys`
         /// do) while their `required` array still gives the author's order.
         case flexible
+        /// Members in any order, of objects of any size: each declared member at most once, `required`
+        /// exact, undeclared members anywhere. The object is one rule whose member calls carry a member
+        /// bit, and the mask engine's automaton remembers which were written (its states are built as
+        /// matchers reach them), so the grammar stays linear in the number of members. Objects with
+        /// `min/maxProperties`, dependencies, a finite `maxUndeclaredProperties` or no undeclared members
+        /// allowed (`additionalProperties: false`) use `.anyOrder(maxMembers: 8)` instead. Only the mask
+        /// engine (`CompiledGrammar`) enforces such grammars; `ReferenceRecognizer` refuses them.
+        case memberSets
 
         /// The `maxMembers` suggested for `.anyOrder`: the largest object whose presence-set automaton
         /// stays cheap to compile to masks (2^8 = 256 member sets).

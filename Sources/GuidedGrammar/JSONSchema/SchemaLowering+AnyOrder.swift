@@ -21,7 +21,12 @@ extension SchemaLowering {
     /// Whether `lowerObject` should build the any-order automaton for an object with these members:
     /// the option asks for it and the object has at most `maxMembers` candidate members.
     func wantsAnyOrder(_ members: [Member]) -> Bool {
-        guard case .anyOrder(let maxMembers) = options.propertyOrder else { return false }
+        let maxMembers: Int
+        switch options.propertyOrder {
+        case .anyOrder(let m): maxMembers = m
+        case .memberSets: maxMembers = JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers
+        default: return false
+        }
         let candidates = members.reduce(0) { $0 + ($1.forbidden ? 0 : 1) }
         return candidates <= min(maxMembers, 63)
     }

@@ -206,6 +206,12 @@ extension SchemaLowering {
         for d in f.dependentRequired {
             for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
         }
+        if options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(AnyOrderObject(
+                members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
+                undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
+                pointer: f.objectPointer)) {
+            return tracked
+        }
         if wantsAnyOrder(members), let anyOrder = try lowerObjectAnyOrder(AnyOrderObject(
                 members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
                 undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,

@@ -353,7 +353,10 @@ extension Grammar {
         }
         func rewrite(_ e: GrammarExpr) -> GrammarExpr { renumbered(e) ?? e }
         var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
-        for r in reachable.dropFirst() { g.addRule(name: rules[r].name, body: rewrite(rules[r].body), shared: rules[r].shared) }
+        for r in reachable.dropFirst() {
+            let id = g.addRule(name: rules[r].name, body: rewrite(rules[r].body), shared: rules[r].shared)
+            g.setMemberGuard(id, bit: rules[r].memberBit, requires: rules[r].requiresMembers, tracks: rules[r].tracksMembers)
+        }
         return g
     }
 }

@@ -173,6 +173,9 @@ private struct Builder {
 
     /// NFA set of each state (state 0: the placeholder), in closure order, not sorted.
     var sets: [[Int32]] = [[]]
+    /// Members written so far, in states of a member-set rule (`GrammarRule.tracksMembers`); 0 elsewhere.
+    /// Part of a state's identity: the same NFA set with other members written is another state.
+    var presence: [UInt64] = [0]
     /// Order-independent hash of each state's set (see `closure`).
     private var setHashes: [UInt64] = [0]
     /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).
@@ -224,7 +227,7 @@ private struct Builder {
 
     mutating func makeRuleStarts() {
         for k in 0..<nfa.ruleStart.count {
-            ruleStartState.append(nfa.productive[k] ? (intern(closure([nfa.ruleStart[k]])) ?? -1) : -1)
+            ruleStartState.append(nfa.productive[k] ? (intern(closure([nfa.ruleStart[k]]), presence: 0) ?? -1) : -1)
         }
         completePending()
     }
@@ -283,12 +286,13 @@ private struct Builder {
 
     /// The state of the closure just computed, made if new (nil when the state limit is reached).
     /// A stored set equals it when the counts match and every stored member carries the current mark.
-    private mutating func intern(_ c: (set: [Int32], hash: UInt64)) -> Int32? {
+    private mutating func intern(_ c: (set: [Int32], hash: UInt64), presence p: UInt64) -> Int32? {
+        let hash = p == 0 ? c.hash : c.hash &+ Self.mix(p ^ 0x5BD1_E995_0000_0001)
         let maskBits = table.count - 1
-        var slot = Int(truncatingIfNeeded: c.hash) & maskBits
+        var slot = Int(truncatingIfNeeded: hash) & maskBits
         while table[slot] != 0 {
             let id = Int(table[slot])
-            if setHashes[id] == c.hash && sets[id].count == c.set.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
+            if setHashes[id] == hash && presence[id] == p && sets[id].count == c.set.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
                 return Int32(id)
             }
             slot = (slot + 1) & maskBits
@@ -298,7 +302,8 @@ private struct Builder {
         stateCount += 1
         table[slot] = id
         sets.append(c.set)
-        setHashes.append(c.hash)
+        setHashes.append(hash)
+        presence.append(p)
         setBytes += c.set.count * 4 + 48
         pending.append(id)
         if stateCount * 2 > table.count { growTable() }
@@ -324,6 +329,8 @@ private struct Builder {
             pendingDone += 1
             var f: UInt8 = 0
             var callTargets: [Int32: [Int32]] = [:]
+            let p = presence[Int(q)]
+            let tracks = nfa.hasMemberSets && (sets[Int(q)].first.map { nfa.ruleTracks[RuleFollow.ruleOf($0, nfa)] } ?? false)
             for s in sets[Int(q)] {
                 let i = Int(s)
                 if nfa.isFinal[i] { f |= GrammarAutomaton.accepting }
@@ -334,7 +341,18 @@ private struct Builder {
                 }
             }
             for (k, t) in callTargets.sorted(by: { $0.key < $1.key }) {
-                guard callCount < maxCalls, let ret = intern(closure(t)) else { exhausted.set(); break }
+                // In a member-set rule: a member already written cannot be called again, a rule that
+                // needs members only once they are all written; a member's return state has it written.
+                var returnPresence = p
+                if tracks {
+                    let bit = nfa.ruleMemberBit[Int(k)], needs = nfa.ruleRequires[Int(k)]
+                    if bit >= 0 {
+                        if p & (1 << UInt64(bit)) != 0 { continue }
+                        returnPresence |= 1 << UInt64(bit)
+                    }
+                    if p & needs != needs { continue }
+                }
+                guard callCount < maxCalls, let ret = intern(closure(t), presence: returnPresence) else { exhausted.set(); break }
                 calls[2 * callCount] = ruleStartState[Int(k)]
                 calls[2 * callCount + 1] = ret
                 callCount += 1
@@ -370,8 +388,11 @@ private struct Builder {
             }
         }
         let g = row.groupOf[cls]
-        let value = intern(closure(row.targets(Int(g)))) ?? -1
+        var value = intern(closure(row.targets(Int(g))), presence: presence[Int(q)]) ?? -1
         completePending()
+        // In a member-set rule, a member's name leads to the call that writes it; once it is written,
+        // the state after the name can do nothing: no transition into it.
+        if value > 0 && nfa.hasMemberSets && flags[Int(value)] == 0 { value = -1 }
         // Published last, behind a release fence: a reader that sees an entry finds its state complete
         // (flags, calls) on every architecture, and finds the exhaustion flag set if a limit was hit.
         atomicMemoryFence(ordering: .releasing)

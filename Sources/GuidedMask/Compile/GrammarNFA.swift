@@ -30,6 +30,12 @@ struct GrammarNFA {
     var ruleStart: [Int32] = []
     var ruleFinal: [Int32] = []
     var ruleNames: [String] = []
+    /// Member-set attributes of each kept rule (`GrammarRule.memberBit`, `requiresMembers`, `tracksMembers`).
+    var ruleMemberBit: [Int8] = []
+    var ruleRequires: [UInt64] = []
+    var ruleTracks: [Bool] = []
+    /// Some kept rule tracks member sets (else every automaton state's member set is empty).
+    var hasMemberSets = false
     /// `live[s]`: from s, the end of its rule is reachable (reading bytes and calling productive rules).
     var live: [Bool] = []
     /// `productive[k]`: rule k derives at least one string.
@@ -59,6 +65,10 @@ struct GrammarNFA {
             threshold = LongRepeatBlocks.longRepeat
         }
         ruleNames = selection.kept.map { grammar.rules[$0].name }
+        ruleMemberBit = selection.kept.map { grammar.rules[$0].memberBit }
+        ruleRequires = selection.kept.map { grammar.rules[$0].requiresMembers }
+        ruleTracks = selection.kept.map { grammar.rules[$0].tracksMembers }
+        hasMemberSets = ruleTracks.contains(true)
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
         for rule in selection.kept {
             let (start, final) = try builder.addRule(rule)

@@ -63,9 +63,11 @@ struct RuleSelection {
             copies[i] = outCopies
             tails[i] = outTail
         }
-        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes)
+        // Member-set rules and the rules they guard must stay rules: their calls carry the guards.
+        let pinned = grammar.rules.map { $0.tracksMembers || $0.memberBit >= 0 || $0.requiresMembers != 0 }
+        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned)
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
-        var keep = Array(repeating: false, count: n)
+        var keep = pinned
         keep[grammar.start.index] = true
         // Iterative DFS with colors: 0 white, 1 on the path, 2 done. Back edges mark their target.
         var color = Array(repeating: 0, count: n)
@@ -175,7 +177,7 @@ struct RuleSelection {
     static let rightLinearNodes = 200_000
     static let rightLinearRules = 8_192
 
-    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int]) -> [Int] {
+    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool]) -> [Int] {
         let n = refs.count
         // Tarjan's strongly connected components, iteratively.
         var index = Array(repeating: -1, count: n), low = Array(repeating: 0, count: n)
@@ -227,11 +229,13 @@ struct RuleSelection {
                 if !tails[r][k] { linear[c] = false }
             }
         }
+        var pinnedComponent = [Bool](repeating: false, count: components)
+        for r in 0..<n where pinned[r] { pinnedComponent[component[r]] = true }
         var group = (0..<n).map { r in
             let c = component[r]
-            return cyclic[c] && linear[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
+            return cyclic[c] && linear[c] && !pinnedComponent[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
         }
-        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, firstGroup: components, into: &group)
+        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned, firstGroup: components, into: &group)
         return group
     }
 
@@ -245,9 +249,9 @@ struct RuleSelection {
     /// references between them; a joined set becomes a group under the same bounds. (A rule referred
     /// to elsewhere stays out: group members are never kept, and inlined it would bring the group
     /// into every place that refers to it.)
-    private static func acyclicTailGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], firstGroup: Int, into group: inout [Int]) {
+    private static func acyclicTailGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool], firstGroup: Int, into group: inout [Int]) {
         let n = refs.count
-        var onlyTail = [Bool](repeating: true, count: n)
+        var onlyTail = pinned.map { !$0 }
         for r in 0..<n { for (k, t) in refs[r].enumerated() where !tails[r][k] { onlyTail[t] = false } }
         var parent = Array(0..<n)
         func find(_ x: Int) -> Int {

@@ -1,0 +1,91 @@
+import Testing
+import GuidedGrammar
+import GuidedMask
+import GuidedTokenizers
+
+private typealias S = MaskTestSupport
+
+/// `PropertyOrder.memberSets`: an object is one rule whose member calls carry member bits, and the mask
+/// engine's automaton remembers which members were written. Checked through the matcher (the reference
+/// recognizer refuses such grammars).
+@Suite struct MemberSetObjectTests {
+    static let options = JSONSchemaCompileOptions(whitespace: .compact, propertyOrder: .memberSets)
+    static let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"},"c":{"type":"integer"}},"required":["c","a"],"additionalProperties":{"type":"boolean"}}"#
+    static let tokens = ["{", "}", #""a""#, #""b""#, #""c""#, #""x""#, ":", "1", ",", "true", #""a":1"#, "1}"]
+
+    static func compiled(_ schema: String = Self.schema) throws -> CompiledGrammar {
+        try S.compiled(try JSONSchemaCompiler.compile(text: schema, options: options), S.vocabulary(tokens))
+    }
+
+    static func accepts(_ c: CompiledGrammar, _ text: String) -> Bool {
+        var m = GrammarMatcher(c)
+        do { try m.accept(bytes: Array(text.utf8)) } catch { return false }
+        return m.canTerminate
+    }
+
+    /// Exact masks: a member already written is not offered again, the closing brace only once the
+    /// required members are in, and a token that would close too early is refused.
+    @Test func masksFollowTheMembersWritten() throws {
+        let c = try Self.compiled()
+        func allowed(after text: String) throws -> [String] {
+            var m = GrammarMatcher(c)
+            try m.accept(bytes: Array(text.utf8))
+            return try S.allowed(&m).map { $0 < Self.tokens.count ? Self.tokens[$0] : "</s>" }
+        }
+        #expect(try allowed(after: "{") == [#""a""#, #""b""#, #""c""#, #""x""#, #""a":1"#])
+        #expect(try allowed(after: #"{"a":1"#) == ["1", ","])
+        #expect(try allowed(after: #"{"a":1,"#) == [#""b""#, #""c""#, #""x""#])
+        #expect(try allowed(after: #"{"a":1,"c":"#) == ["1", "1}"])
+        #expect(try allowed(after: #"{"a":1,"c":1"#) == ["}", "1", ",", "1}"])
+        #expect(try allowed(after: #"{"a":1,"c":1}"#) == ["</s>"])
+        #expect(try allowed(after: #"{"c":1,"b":1,"a":1,"#) == [#""x""#])
+    }
+
+    /// Every key sequence over {a, b, c, x} up to length 5 with x at most once (911 objects): accepted
+    /// exactly when no declared key repeats and a and c are present, in any order.
+    @Test func exhaustiveKeySequences() throws {
+        let c = try Self.compiled()
+        let keys = ["a", "b", "c", "x"]
+        var sequences: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 1...5 {
+            frontier = frontier.flatMap { s in keys.map { s + [$0] } }
+            sequences += frontier
+        }
+        var checked = 0
+        for s in sequences where s.filter({ $0 == "x" }).count <= 1 {
+            let valid = Set(s).count == s.count && s.contains("a") && s.contains("c")
+            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
+            #expect(Self.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
+            checked += 1
+        }
+        #expect(checked == 911)
+    }
+
+    /// Nested objects keep their own sets; an undeclared name never takes a declared one.
+    @Test func nestedObjectsAndNames() throws {
+        let schema = #"{"type":"object","properties":{"p":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},"a":{"type":"integer"}},"required":["p"]}"#
+        let c = try Self.compiled(schema)
+        for text in [#"{"p":{"a":1}}"#, #"{"a":2,"p":{"a":1}}"#, #"{"p":{"z":true,"a":1},"a":2}"#, #"{"p":{"a":1},"a":1,"q":null}"#] {
+            #expect(Self.accepts(c, text), "\(text)")
+        }
+        for text in [#"{"p":{"a":1},"p":{"a":1}}"#, #"{"p":{}}"#, #"{"p":{"a":1,"a":2}}"#, #"{"a":1,"p":{"a":1},"a":2}"#, #"{"a":1}"#] {
+            #expect(!Self.accepts(c, text), "\(text)")
+        }
+    }
+
+    /// What member sets do not track falls back: counts and dependencies to `.anyOrder(maxMembers: 8)`,
+    /// and the reference recognizer refuses the member-set grammar.
+    @Test func fallbacksAndRecognizer() throws {
+        let counted = try Self.compiled(#"{"type":"object","properties":{"a":{},"b":{}},"maxProperties":1}"#)
+        #expect(Self.accepts(counted, #"{"b":1}"#))
+        #expect(!Self.accepts(counted, #"{"b":1,"a":2}"#))
+        let g = try JSONSchemaCompiler.compile(text: Self.schema, options: Self.options)
+        do {
+            _ = try ReferenceRecognizer(g)
+            Issue.record("the reference recognizer accepted a member-set grammar")
+        } catch {
+            guard case .memberSets = error else { Issue.record("\(error)"); return }
+        }
+    }
+}
