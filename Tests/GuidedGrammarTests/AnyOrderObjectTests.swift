@@ -92,12 +92,7 @@ import GuidedSchema
         let g = try JSONSchemaTestSupport.compile(schema, Self.anyOrder)
         let recognizer = try ReferenceRecognizer(g)
         let keys = ["a", "b", "c", "x", "y"]
-        var sequences: [[String]] = [[]]
-        var frontier: [[String]] = [[]]
-        for _ in 1...4 {
-            frontier = frontier.flatMap { s in keys.map { s + [$0] } }
-            sequences += frontier
-        }
+        let sequences = JSONSchemaTestSupport.keySequences(keys, upTo: 4)
         var checked = 0
         for s in sequences {
             let undeclared = s.filter { $0 == "x" || $0 == "y" }

@@ -62,12 +62,7 @@ import GuidedSchema
         let g = try JSONSchemaTestSupport.compile(schema, Self.flexible)
         let recognizer = try ReferenceRecognizer(g)
         let keys = ["a", "b", "c", "x"]
-        var sequences: [[String]] = [[]]
-        var frontier: [[String]] = [[]]
-        for _ in 1...5 {
-            frontier = frontier.flatMap { s in keys.map { s + [$0] } }
-            sequences += frontier
-        }
+        let sequences = JSONSchemaTestSupport.keySequences(keys, upTo: 5)
         func isSubsequence(_ s: [String], of order: [String]) -> Bool {
             var i = 0
             for k in s { while i < order.count && order[i] != k { i += 1 }; if i == order.count { return false }; i += 1 }

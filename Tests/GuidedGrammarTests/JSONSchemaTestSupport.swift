@@ -28,6 +28,17 @@ enum JSONSchemaTestSupport {
         for text in c.reject { #expect(!accepts(g, text), "should reject \(text)", sourceLocation: sourceLocation) }
     }
 
+    /// Every sequence of `keys` (repeats allowed) of length 0 through `n`, shortest first.
+    static func keySequences(_ keys: [String], upTo n: Int) -> [[String]] {
+        var sequences: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 0..<n {
+            frontier = frontier.flatMap { s in keys.map { s + [$0] } }
+            sequences += frontier
+        }
+        return sequences
+    }
+
     static func error(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) -> JSONSchemaCompileError? {
         do { _ = try compile(schema, options); return nil } catch let e as JSONSchemaCompileError { return e } catch { return nil }
     }

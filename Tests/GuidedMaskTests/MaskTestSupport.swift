@@ -35,5 +35,16 @@ enum MaskTestSupport {
         return out
     }
 
+    /// Every sequence of `keys` (repeats allowed) of length 0 through `n`, shortest first.
+    static func keySequences(_ keys: [String], upTo n: Int) -> [[String]] {
+        var sequences: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 0..<n {
+            frontier = frontier.flatMap { s in keys.map { s + [$0] } }
+            sequences += frontier
+        }
+        return sequences
+    }
+
     static func isSet(_ mask: [UInt32], _ id: Int) -> Bool { mask[id >> 5] & (1 << UInt32(id & 31)) != 0 }
 }
