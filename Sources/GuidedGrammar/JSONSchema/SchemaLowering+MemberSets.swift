@@ -3,12 +3,12 @@ import GuidedSchema
 extension SchemaLowering {
     /// Object members in any order, each declared member at most once, the set of members written kept
     /// by the mask compiler's automaton (`GrammarRule.tracksMembers`) instead of spelled out as 2^m
-    /// grammar states. The object is one member-set rule: `{`, then either the closing rule or a first
-    /// member followed by more members, each member its own rule carrying its bit: the first without a
-    /// separator, the others with it (so a separator is offered only while some member may still come),
-    /// and the closing rule requiring every required member. Undeclared members carry no bit. Returns nil
-    /// (the caller keeps other orders) for what it does not track: counts, dependencies, a finite limit
-    /// on undeclared members, more than 64 candidates.
+    /// grammar states. The object is one member-set rule: `{`, then either the closing rule or members
+    /// separated by commas; each declared member is its name, in the object's own automaton, followed by
+    /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
+    /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
+    /// what it does not track: counts, dependencies, a finite limit on undeclared members, objects that
+    /// admit no undeclared member, more than 64 candidates.
     mutating func lowerObjectMemberSet(_ o: AnyOrderObject) -> GrammarExpr? {
         // A separator is read as bytes before the next member's call (so the state after a member has no
         // member calls and the automaton makes member sets only as matchers reach them); it can always be
