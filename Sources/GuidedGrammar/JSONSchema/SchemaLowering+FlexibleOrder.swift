@@ -200,13 +200,7 @@ extension SchemaLowering {
                 return .alt(alts)
             }
         }
-        let first: State
-        if orders.count == 1 {
-            first = State(kind: .fresh, alive: 1, at: 0, c: 0, mask: 0, k: 0)
-        } else {
-            first = State(kind: .multi, alive: (1 << UInt32(orders.count)) - 1, at: -1, c: 0, mask: 0, k: 0)
-        }
-        let start = ruleFor(first, &self)
+        let start = ruleFor(State(kind: .multi, alive: (1 << UInt32(orders.count)) - 1, at: -1, c: 0, mask: 0, k: 0), &self)
         while let (s, r) = pending.popLast() {
             grammar.define(r, as: body(s, &self))
             if overflow { break }
