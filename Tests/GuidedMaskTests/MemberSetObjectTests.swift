@@ -57,6 +57,28 @@ private typealias S = MaskTestSupport
         #expect(checked == 911)
     }
 
+    /// Alternatives that are objects are one member-set rule (one key position, one stack), each name with
+    /// one bit in all of them: every key sequence over {a, b, c, x} up to length 5 (x at most once) is
+    /// accepted exactly when no key repeats and it fits one alternative: a without c, or c without a
+    /// (the other's name is undeclared there, and its integer is no boolean).
+    @Test func alternativesAreOneMemberSet() throws {
+        let schema = #"{"anyOf":[{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":{"type":"boolean"}},{"type":"object","properties":{"b":{"type":"integer"},"c":{"type":"integer"}},"required":["c"],"additionalProperties":{"type":"boolean"}}]}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        #expect(g.rules.filter(\.tracksMembers).count == 1)
+        let c = try Self.compiled(schema)
+        var checked = 0
+        for s in S.keySequences(["a", "b", "c", "x"], upTo: 5) where s.filter({ $0 == "x" }).count <= 1 {
+            let valid = Set(s).count == s.count && s.contains("a") != s.contains("c")
+            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
+            #expect(Self.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
+            checked += 1
+        }
+        #expect(checked == 911)
+        var m = GrammarMatcher(c)
+        try m.accept(bytes: Array(#"{"b":1,"#.utf8))
+        #expect(try S.allowed(&m).map { Self.tokens[$0] } == [#""a""#, #""c""#, #""x""#, #""a":1"#])
+    }
+
     /// Nested objects keep their own sets; an undeclared name never takes a declared one.
     @Test func nestedObjectsAndNames() throws {
         let schema = #"{"type":"object","properties":{"p":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},"a":{"type":"integer"}},"required":["p"]}"#

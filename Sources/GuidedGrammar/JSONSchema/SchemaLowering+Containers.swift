@@ -185,7 +185,14 @@ extension SchemaLowering {
             // rule, its name-exclusion trie is one set of automaton states for all of them, so their token
             // masks are computed once, not on the first visit of every key position (milliseconds each in
             // an object with dozens of declared names).
-            undeclaredMember = .rule(grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true))
+            // Objects that admit the same undeclared members (alternatives of one object) share the rule.
+            if let r = undeclaredRules[undeclaredMember] {
+                undeclaredMember = .rule(r)
+            } else {
+                let r = grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true)
+                undeclaredRules[undeclaredMember] = r
+                undeclaredMember = .rule(r)
+            }
         }
 
         // Undeclared members are counted apart from declared ones (k = how many so far). The grammar does not

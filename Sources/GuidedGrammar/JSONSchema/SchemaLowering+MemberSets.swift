@@ -1,5 +1,24 @@
 import GuidedSchema
 
+/// One object of a member-set rule: its allowed members (name, value, required) and its undeclared
+/// member (`.nothing` if none may appear).
+struct MemberSetShape: Hashable {
+    struct Member: Hashable {
+        var name: String
+        var value: GrammarExpr
+        var required: Bool
+    }
+    var members: [Member]
+    var undeclared: GrammarExpr
+}
+
+/// A member call with its bit: the same value under the same bit is one rule wherever it is used, so the
+/// alternatives of a union that agree on a member continue as one stack after it.
+struct MemberCallKey: Hashable {
+    var value: GrammarExpr
+    var bit: Int8
+}
+
 extension SchemaLowering {
     /// Object members in any order, each declared member at most once, the set of members written kept
     /// by the mask compiler's automaton (`GrammarRule.tracksMembers`) instead of spelled out as 2^m
@@ -15,30 +34,67 @@ extension SchemaLowering {
         // followed by something only when undeclared members may come.
         guard o.minProperties == 0, o.maxProperties == nil, o.dependencies.isEmpty,
               o.undeclaredLimit == Int.max, !o.undeclaredMember.isNothing else { return nil }
-        let allowed = o.members.indices.filter { !o.members[$0].forbidden }
-        guard allowed.count <= 64 else { return nil }
         if o.members.contains(where: { $0.required && $0.forbidden }) { return .nothing }
-        var required: UInt64 = 0
-        var choice: [GrammarExpr] = []
-        for (bit, i) in allowed.enumerated() {
-            let m = o.members[i]
-            if m.required { required |= 1 << UInt64(bit) }
-            // The name stays in the object's own automaton (one deterministic key position, as in
-            // declared order); the call that carries the member's bit comes right after it.
-            let a = grammar.addRule(name: "member:\(o.pointer)/\(m.name)", body: .seq([colon, m.value]), shared: true)
-            grammar.setMemberGuard(a, bit: Int8(bit))
-            choice.append(.seq([JSONText.quoted(m.name), .rule(a)]))
+        let shape = MemberSetShape(
+            members: o.members.filter { !$0.forbidden }.map { .init(name: $0.name, value: $0.value, required: $0.required) },
+            undeclared: o.undeclaredMember)
+        return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
+    }
+
+    /// One member-set rule for the union of `shapes` (each an object whose members come in any order):
+    /// `{`, then the members and closing of any one shape. A name has one bit in all shapes, so the
+    /// shapes share one key position and one set of members written. Nil beyond 64 distinct names.
+    mutating func memberSetRule(_ shapes: [MemberSetShape], pointer: String) -> RuleID? {
+        var bitOf: [String: Int8] = [:]
+        for s in shapes {
+            for m in s.members where bitOf[m.name] == nil {
+                guard bitOf.count < 64 else { return nil }
+                bitOf[m.name] = Int8(bitOf.count)
+            }
         }
-        choice.append(o.undeclaredMember)
-        let close = grammar.addRule(name: "close:\(o.pointer)", body: .literal("}"), shared: true)
-        grammar.setMemberGuard(close, requires: required)
-        let member = GrammarExpr.alt(choice)
-        let body: GrammarExpr = .seq([.literal("{"), ws, .alt([
-            .rule(close),
-            .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, .rule(close)]),
-        ])])
-        let object = grammar.addRule(name: "object:\(o.pointer)", body: body, shared: true)
+        if let known = memberSetRules[shapes] { return known }
+        var bodies: [GrammarExpr] = []
+        for s in shapes {
+            var required: UInt64 = 0
+            var choice: [GrammarExpr] = []
+            for m in s.members {
+                let bit = bitOf[m.name]!
+                if m.required { required |= 1 << UInt64(bit) }
+                // The name stays in the object's own automaton (one deterministic key position, as in
+                // declared order); the call that carries the member's bit comes right after it.
+                choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)"))]))
+            }
+            choice.append(s.undeclared)
+            let close = closeRule(requiring: required)
+            let member = GrammarExpr.alt(choice)
+            bodies.append(.alt([
+                .rule(close),
+                .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, .rule(close)]),
+            ]))
+        }
+        let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
         grammar.setMemberGuard(object, tracks: true)
-        return .rule(object)
+        memberSetRules[shapes] = object
+        memberSetShapes[object.index] = shapes
+        return object
+    }
+
+    /// The rule `: value` writing member `bit`, made once per value and bit.
+    private mutating func memberCall(_ value: GrammarExpr, bit: Int8, name: String) -> RuleID {
+        let key = MemberCallKey(value: value, bit: bit)
+        if let r = memberCalls[key] { return r }
+        let r = grammar.addRule(name: name, body: .seq([colon, value]), shared: true)
+        grammar.setMemberGuard(r, bit: bit)
+        memberCalls[key] = r
+        return r
+    }
+
+    /// The closing `}` allowed once the members of `required` are written, made once per mask.
+    private mutating func closeRule(requiring required: UInt64) -> RuleID {
+        if let r = closeRules[required] { return r }
+        let r = grammar.addRule(name: "close:\(String(required, radix: 16))", body: .literal("}"), shared: true)
+        grammar.setMemberGuard(r, requires: required)
+        closeRules[required] = r
+        return r
     }
 }

@@ -200,6 +200,8 @@ extension SchemaLowering {
         // The trie is walked over the sorted, distinct scalar sequences: a node is a range of them
         // sharing a prefix (no node objects or child dictionaries to allocate).
         let words = Array(Set(strings.map { $0.unicodeScalars.map(\.value) })).sorted { $0.lexicographicallyPrecedes($1) }
+        // The alternatives of one object exclude the same names: one trie serves them all.
+        if let known = notInRules[words] { return .rule(known) }
         let plain = JSONText.plainCharacters
         let onlyPlain = words.allSatisfy { $0.allSatisfy { $0 < 0x80 && plain.contains(UInt8($0)) } }
         let anyTail = shared("chars") { _ in .star(JSONText.anyChar) }
@@ -236,6 +238,7 @@ extension SchemaLowering {
         }
         let trie = grammar.declareRule(name: "name-not-in")
         grammar.define(trie, as: body)
+        notInRules[words] = trie
         return .rule(trie)
     }
 }

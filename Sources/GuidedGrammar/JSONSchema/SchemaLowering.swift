@@ -25,6 +25,16 @@ struct SchemaLowering {
     /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
     var anyOrderSpent = 0
     var anyOrderSizes = ExpandedSize()
+    /// Member sets (see `memberSetRule`): the rule made for each list of shapes, the shapes of each
+    /// such rule by rule index, and the member and closing rules they share.
+    var memberSetRules: [[MemberSetShape]: RuleID] = [:]
+    var memberSetShapes: [Int: [MemberSetShape]] = [:]
+    var memberCalls: [MemberCallKey: RuleID] = [:]
+    var closeRules: [UInt64: RuleID] = [:]
+    /// The rule made for each undeclared-member expression (see `lowerObject`).
+    var undeclaredRules: [GrammarExpr: RuleID] = [:]
+    /// The name-exclusion trie made for each set of names (see `notIn`).
+    var notInRules: [[[UInt32]]: RuleID] = [:]
     /// Whitespace where indented JSON may break a line, and where it never does (see `Whitespace`).
     let ws: GrammarExpr
     let inlineWS: GrammarExpr
@@ -113,6 +123,7 @@ struct SchemaLowering {
             }
             if i == choice.count { break }
         }
+        if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
         return .alt(alternatives)
     }
 
