@@ -20,6 +20,10 @@ final class TokenSlice: @unchecked Sendable {
     let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
     /// The slice whose rest trie this one shares (it owns `restNodes`), if any.
     private let restOwner: TokenSlice?
+    /// A gap slice's other plain tokens, those holding an excluded character (see `init(excluding:)`):
+    /// walked besides `rest`. Empty for the other slices.
+    let gap: TokenTrie?
+    let gapNodes: UnsafeMutableBufferPointer<TokenTrie.Node>?
 
     /// The plain tokens of at most `maxCharacters` characters, with the trie of every other token.
     /// `counts` is `plainCharacterCounts(vocabulary)`.
@@ -31,6 +35,8 @@ final class TokenSlice: @unchecked Sendable {
         restNodes = .allocate(capacity: max(1, rest.nodes.count))
         _ = restNodes.initialize(from: rest.nodes)
         restOwner = nil
+        gap = nil
+        gapNodes = nil
     }
 
     /// The plain tokens of at most `maxCharacters` characters (`counts`: each token's characters if it is
@@ -44,9 +50,33 @@ final class TokenSlice: @unchecked Sendable {
         rest = unbounded.rest
         restNodes = unbounded.restNodes
         restOwner = unbounded
+        gap = nil
+        gapNodes = nil
     }
 
-    deinit { if restOwner == nil { restNodes.deallocate() } }
+    /// A gap slice: the plain tokens of at most `maxCharacters` characters holding none of the printable
+    /// ASCII characters of `excluded`, for string states that read every such text (a `pattern` like
+    /// `[^-]*`, where `-` leads elsewhere). The other plain tokens (`gapTokens`: holding one, or longer)
+    /// are walked in their own small trie; the non-plain ones in `unbounded`'s rest trie.
+    init(excluding excluded: ASCIISet, maxCharacters: Int, gapTokens: [UInt32], members bits: [UInt32],
+         vocabulary: TokenVocabulary, sharing unbounded: TokenSlice) throws(TokenTrieError) {
+        precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
+        self.maxCharacters = maxCharacters
+        members = bits
+        rest = unbounded.rest
+        restNodes = unbounded.restNodes
+        restOwner = unbounded
+        let trie = try TokenTrie(vocabulary: vocabulary, ids: gapTokens)
+        gap = trie
+        let nodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, trie.nodes.count))
+        _ = nodes.initialize(from: trie.nodes)
+        gapNodes = nodes
+    }
+
+    deinit {
+        if restOwner == nil { restNodes.deallocate() }
+        gapNodes?.deallocate()
+    }
 
     /// Bitmask of the tokens whose `counts` entry is 1 ... `maxCharacters`.
     private static func members(_ counts: [UInt8], maxCharacters: Int, maskWords: Int) -> [UInt32] {
@@ -95,7 +125,27 @@ final class TokenSlice: @unchecked Sendable {
     @inline(__always)
     static func utf8Length(lead: UInt8) -> Int { lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4 }
 
-    var byteCount: Int { members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0) }
+    var byteCount: Int {
+        members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0)
+            + (gap.map { $0.memoryFootprint + $0.nodes.count * 8 } ?? 0)
+    }
+}
+
+/// A set of printable ASCII characters (0x20–0x7F), one bit each.
+struct ASCIISet: Hashable, Sendable {
+    var low: UInt64 = 0    // 0x20–0x5F
+    var high: UInt64 = 0   // 0x60–0x7F
+
+    @inline(__always)
+    mutating func insert(_ b: UInt8) {
+        if b >= 0x20 && b < 0x60 { low |= 1 << UInt64(b - 0x20) } else if b >= 0x60 && b < 0x80 { high |= 1 << UInt64(b - 0x60) }
+    }
+
+    @inline(__always)
+    func intersects(_ other: ASCIISet) -> Bool { low & other.low != 0 || high & other.high != 0 }
+
+    var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+    var isEmpty: Bool { low == 0 && high == 0 }
 }
 
 /// The byte automaton of plain JSON string text: well-formed UTF-8 (no surrogates, nothing past

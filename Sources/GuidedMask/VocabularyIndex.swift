@@ -1,4 +1,5 @@
 import GuidedTokenizers
+import Synchronization
 
 /// A vocabulary prepared for masking: its token trie and flat copies of the token bytes, built once per
 /// vocabulary (about 100 ms for 152k tokens) and shared by every grammar compiled against it, so that
@@ -30,6 +31,15 @@ public final class VocabularyIndex: @unchecked Sendable {
     let plainCounts: [UInt8]
     /// Character bounds of the bounded slices: a state needs this many characters of room to use one.
     static let sliceBounds = [Int.max, 16, 8]
+    /// Per token: the printable ASCII characters it holds if it is plain text (for gap slices).
+    let plainASCII: [ASCIISet]
+    /// Gap slices made so far, by excluded set and character bound (nil: too many gap tokens).
+    private let gapSlices = Mutex<[GapKey: TokenSlice?]>([:])
+    private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
+    /// A gap slice is made only when at most this many plain tokens are left to its trie (built on first
+    /// use, walked for every new state that uses the slice).
+    static let maxGapTokens = 8_192
+    static let maxGapSlices = 64
 
     public init(_ vocabulary: TokenVocabulary) throws(GrammarCompileError) {
         self.vocabulary = vocabulary
@@ -48,6 +58,11 @@ public final class VocabularyIndex: @unchecked Sendable {
         duplicatePairs = trie.duplicates.flatMap { [$0.primary, $0.duplicate] }
         let counts = TokenSlice.plainCharacterCounts(vocabulary)
         plainCounts = counts
+        var ascii = [ASCIISet](repeating: ASCIISet(), count: counts.count)
+        for id in 0..<counts.count where counts[id] > 0 {
+            for b in vocabulary.tokenBytes(id) where b < 0x80 { ascii[id].insert(b) }
+        }
+        plainASCII = ascii
         var built: [TokenSlice] = []
         for bound in Self.sliceBounds {
             do {
@@ -69,9 +84,39 @@ public final class VocabularyIndex: @unchecked Sendable {
 
     var nodeCount: Int { trie.nodes.count }
 
+    /// The gap slice excluding `excluded`, of plain tokens up to `maxCharacters` characters (see
+    /// `TokenSlice.init(excluding:)`), made on first use; nil when more than `maxGapTokens` plain tokens
+    /// are left to its trie, or past `maxGapSlices` slices.
+    func gapSlice(excluding excluded: ASCIISet, maxCharacters: Int = Int.max) -> TokenSlice? {
+        let key = GapKey(excluded: excluded, maxCharacters: maxCharacters)
+        return gapSlices.withLock { cache -> TokenSlice? in
+            if let known = cache[key] { return known }
+            guard cache.count < Self.maxGapSlices else { return nil }
+            var gapTokens: [UInt32] = []
+            var bits = [UInt32](repeating: 0, count: maskWords)
+            var made: TokenSlice? = nil
+            for id in 0..<plainASCII.count where plainCounts[id] > 0 {
+                if plainASCII[id].intersects(excluded) || Int(plainCounts[id]) > maxCharacters {
+                    gapTokens.append(UInt32(id))
+                    if gapTokens.count > Self.maxGapTokens { break }
+                } else {
+                    bits[id >> 5] |= 1 << UInt32(id & 31)
+                }
+            }
+            if gapTokens.count <= Self.maxGapTokens {
+                made = try? TokenSlice(excluding: excluded, maxCharacters: maxCharacters, gapTokens: gapTokens, members: bits,
+                                       vocabulary: vocabulary, sharing: slices[0])
+            }
+            cache[key] = made
+            return made
+        }
+    }
+
     /// Bytes held beyond the `TokenVocabulary` itself (trie and flat copies).
     public var memoryFootprint: Int {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
             + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount } + plainCounts.count
+            + plainASCII.count * MemoryLayout<ASCIISet>.stride
+            + gapSlices.withLock { $0.values.reduce(0) { $0 + ($1?.byteCount ?? 0) } }
     }
 }

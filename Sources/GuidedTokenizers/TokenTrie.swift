@@ -62,9 +62,20 @@ public struct TokenTrie: Sendable {
         ids.reserveCapacity(count)
         let offsets = vocabulary.offsets
         for id in 0..<count where offsets[id + 1] > offsets[id] && !vocabulary.specialTokenIDs.contains(id) && include(id) {
-            let length = Int(offsets[id + 1] - offsets[id])
-            guard length <= 4095 else { throw .tokenTooLong(id: id, length: length) }
             ids.append(UInt32(id))
+        }
+        try self.init(vocabulary: vocabulary, ids: ids)
+    }
+
+    /// Builds the trie of the tokens `ids` (non-special, non-empty tokens of `vocabulary`, each once): for
+    /// a few thousand tokens, without a pass over the whole vocabulary.
+    public init(vocabulary: TokenVocabulary, ids given: [UInt32]) throws(TokenTrieError) {
+        guard vocabulary.tokenCount < Int(Node.noToken) else { throw .tooManyTokens(vocabulary.tokenCount) }
+        var ids = given
+        let offsets = vocabulary.offsets
+        for id in ids {
+            let length = Int(offsets[Int(id) + 1] - offsets[Int(id)])
+            guard length <= 4095 else { throw .tokenTooLong(id: Int(id), length: length) }
         }
         let bytes = vocabulary.bytes
         bytes.withUnsafeBufferPointer { b in

@@ -126,11 +126,17 @@ extension GrammarMatcher {
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
         }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
-        let ok = accepted.withUnsafeMutableBufferPointer { buf in
-            walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
-                     suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens,
-                     maxSuffixes: compiled.limits.maxSuffixTokens, trie: view,
-                     followRule: atBottom ? -1 : compiled.automaton.ruleIndex(of: state) ?? -1)
+        let followRule = atBottom ? -1 : compiled.automaton.ruleIndex(of: state) ?? -1
+        var views = [view]
+        // A gap slice leaves out the plain tokens holding an excluded character: they have a trie of their own.
+        if let g = base?.gap, let nodes = base?.gapNodes { views.append(TrieView(nodes: nodes.baseAddress!, count: g.nodes.count, maxDepth: max(1, g.maxDepth))) }
+        var ok = true
+        for v in views where ok {
+            ok = accepted.withUnsafeMutableBufferPointer { buf in
+                walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
+                         suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens,
+                         maxSuffixes: compiled.limits.maxSuffixTokens, trie: v, followRule: followRule)
+            }
         }
         engine.truncate(nodes: nodeMark, items: itemMark)
         if engine.overflow {

@@ -36,7 +36,50 @@ extension GrammarMatcher {
         if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
-        return slices.dropFirst(2).first { sliceApplies($0, state: state) }.map { ($0, nil) }
+        if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
+        return gapSlice(state: state).map { ($0, nil) }
+    }
+
+    /// ASCII characters a gap slice may leave out, at most.
+    static var maxGapCharacters: Int { 6 }
+
+    /// A gap slice for `state`: the printable ASCII characters that lead anywhere but where most of them
+    /// lead (the next position of a string) are excluded, and `state` must read every plain text without
+    /// them (`sliceApplies` with those classes left out between characters). For `pattern` strings such
+    /// as `-\D[^-]*(-[^-]+){1,3}`: without it every new position walked the whole trie (8-12 ms in
+    /// rust-toolchain's `channel`).
+    mutating func gapSlice(state: Int32) -> TokenSlice? {
+        let t = compiled.tables
+        // Each single-byte class between characters, with its target and its printable ASCII bytes.
+        var edges: [(cls: Int, target: Int32, bytes: Int)] = []
+        var bytesByTarget: [Int32: Int] = [:]
+        for (cls, u2) in compiled.sliceEdges[Int(SliceUTF8.boundary)] where u2 == SliceUTF8.boundary {
+            var target = t.next[Int(state) &* t.classCount &+ cls]
+            if target == 0 { target = t.automaton.materialize(state, cls) }
+            var n = 0
+            for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C && Int(t.classOf[Int(b)]) == cls { n += 1 }
+            edges.append((cls, target, n))
+            bytesByTarget[target, default: 0] += n
+            // Most states (keys, bounded strings' counters) go to many places: give up early.
+            if bytesByTarget.count > Self.maxGapCharacters + 1 { return nil }
+        }
+        guard let main = bytesByTarget.max(by: { $0.value < $1.value }), main.key > 0 else { return nil }
+        var excluded = ASCIISet()
+        var excludedClasses = Set<Int>()
+        for e in edges where e.target != main.key {
+            excludedClasses.insert(e.cls)
+            for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C && Int(t.classOf[Int(b)]) == e.cls { excluded.insert(b) }
+            if excluded.count > Self.maxGapCharacters { return nil }
+        }
+        guard !excludedClasses.isEmpty else { return nil }
+        // Unbounded text (the few pairs of a loop), else 16 characters of it (a `maxLength` beside the
+        // `pattern`, whose chain of positions the unbounded check would explore up to its budget).
+        if sliceApplies(compiled.vocabulary.slices[0], state: state, pairBudget: Self.sliceLoopPairs, excludingAtBoundary: excludedClasses) {
+            return compiled.vocabulary.gapSlice(excluding: excluded)
+        }
+        let bounded = compiled.vocabulary.slices[1]
+        guard sliceApplies(bounded, state: state, excludingAtBoundary: excludedClasses) else { return nil }
+        return compiled.vocabulary.gapSlice(excluding: excluded, maxCharacters: bounded.maxCharacters)
     }
 
     /// The room r (1 ..< `VocabularyIndex.exactSliceBound` characters) of a position in a bounded string,
@@ -121,7 +164,7 @@ extension GrammarMatcher {
     /// handful of pairs, an object key that must differ from the declared names with about one pair per
     /// prefix of those names; the search gives up past its budget, e.g. in a string whose `maxLength`
     /// leaves too little room.
-    mutating func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil) -> Bool {
+    mutating func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil, excludingAtBoundary skipped: Set<Int> = []) -> Bool {
         let t = compiled.tables
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
@@ -143,6 +186,8 @@ extension GrammarMatcher {
             steps += edges.count
             if steps > Self.sliceCheckSteps { return false }
             for (cls, u2) in edges {
+                // A gap slice's excluded characters (single-byte, read between characters) are not read.
+                if u2 == SliceUTF8.boundary && u == SliceUTF8.boundary && !skipped.isEmpty && skipped.contains(cls) { continue }
                 var target = t.next[Int(q) &* t.classCount &+ Int(cls)]
                 if target == 0 {
                     target = t.automaton.materialize(q, Int(cls))
