@@ -72,6 +72,7 @@ enum JSTSCommand {
             required.add(draftRequired)
             optional.add(draftOptional)
         }
+        print("property order: \(run.options.propertyOrderName)")
         print("jsts: required \(required.passed)/\(required.total) passed, \(required.falsePositives) false positives; optional \(optional.passed)/\(optional.total) passed, \(optional.falsePositives) false positives")
         return required.falsePositives + optional.falsePositives == 0 ? 0 : 1
     }

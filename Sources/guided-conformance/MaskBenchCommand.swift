@@ -56,7 +56,7 @@ enum MaskBenchCommand {
         }
         if terminal { FileHandleOutput.standardError("\n") }
         try? out?.close()
-        summarize(results)
+        summarize(results, propertyOrder: o.propertyOrderName)
         return 0
     }
 
@@ -142,7 +142,7 @@ enum MaskBenchCommand {
         return JSONValue.object(obj).serialized(.compact)
     }
 
-    static func summarize(_ results: [FileResult]) {
+    static func summarize(_ results: [FileResult], propertyOrder: String) {
         let n = results.count
         let passing = results.filter(\.passing).count
         let compileErrors = results.filter { $0.compileError != nil }
@@ -155,6 +155,7 @@ enum MaskBenchCommand {
             let avg = xs.isEmpty ? 0 : xs.reduce(0, +) / Double(xs.count)
             return "avg \(JSTSFeeder.format(avg))" + ps.map { " p\($0.truncatingRemainder(dividingBy: 1) == 0 ? String(Int($0)) : String($0)) \(JSTSFeeder.format(JSTSFeeder.percentile(xs, $0)))" }.joined()
         }
+        print("property order     \(propertyOrder)")
         print("files              \(n)")
         print("passing            \(passing)")
         print("compile errors     \(compileErrors.count)")

@@ -79,6 +79,50 @@ private typealias S = MaskTestSupport
         #expect(try S.allowed(&m).map { Self.tokens[$0] } == [#""a""#, #""c""#, #""x""#, #""a":1"#])
     }
 
+    /// An object that admits no undeclared member: once every member is written no `,` is offered, a
+    /// written member's name is not offered again, and every key sequence over {a, b, c} up to length 4
+    /// is accepted exactly when its keys are distinct, declared (a, b) and include the required a.
+    @Test func closedObjects() throws {
+        let schema = #"{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        #expect(g.rules.filter(\.tracksMembers).count == 1)
+        let c = try Self.compiled(schema)
+        func allowed(after text: String) throws -> [String] {
+            var m = GrammarMatcher(c)
+            try m.accept(bytes: Array(text.utf8))
+            return try S.allowed(&m).map { $0 < Self.tokens.count ? Self.tokens[$0] : "</s>" }
+        }
+        #expect(try allowed(after: "{") == [#""a""#, #""b""#, #""a":1"#])
+        #expect(try allowed(after: #"{"b":1"#) == ["1", ","])
+        #expect(try allowed(after: #"{"b":1,"#) == [#""a""#, #""a":1"#])
+        #expect(try allowed(after: #"{"b":1,"a":1"#) == ["}", "1", "1}"])
+        var checked = 0
+        for s in S.keySequences(["a", "b", "c"], upTo: 4) {
+            let valid = Set(s).count == s.count && !s.contains("c") && s.contains("a")
+            let text = "{" + s.map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+            #expect(Self.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
+            checked += 1
+        }
+        #expect(checked == 121)
+    }
+
+    /// After a member, a whitespace run longer than the inline bound (4) fits only before `}`: not
+    /// offered while a required member is missing (it would lead nowhere); a short one still is
+    /// (before `,`).
+    @Test func noWhitespaceIntoAClosingThatCannotCome() throws {
+        let options = JSONSchemaCompileOptions(propertyOrder: .memberSets)
+        let tokens = ["{", "}", #""a""#, #""b""#, ":", "1", ",", "\n", "\n\n\n\n\n"]
+        let g = try JSONSchemaCompiler.compile(text: Self.schema.replacingOccurrences(of: #""c","a""#, with: #""a""#), options: options)
+        let c = try S.compiled(g, S.vocabulary(tokens))
+        func allowed(after text: String) throws -> [String] {
+            var m = GrammarMatcher(c)
+            try m.accept(bytes: Array(text.utf8))
+            return try S.allowed(&m).map { $0 < tokens.count ? tokens[$0] : "</s>" }
+        }
+        #expect(try allowed(after: #"{"b":1"#) == ["1", ",", "\n"])
+        #expect(try allowed(after: #"{"a":1"#) == ["}", "1", ",", "\n", "\n\n\n\n\n"])
+    }
+
     /// Nested objects keep their own sets; an undeclared name never takes a declared one.
     @Test func nestedObjectsAndNames() throws {
         let schema = #"{"type":"object","properties":{"p":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},"a":{"type":"integer"}},"required":["p"]}"#

@@ -26,14 +26,16 @@ extension SchemaLowering {
     /// separated by commas; each declared member is its name, in the object's own automaton, followed by
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
-    /// what it does not track: counts, dependencies, a finite limit on undeclared members, objects that
-    /// admit no undeclared member, more than 64 candidates.
+    /// what it does not track: counts, dependencies, a finite limit on undeclared members, more than 64
+    /// candidates.
+    ///
+    /// A separator is read as bytes before the next member's call (so the state after a member has no
+    /// member calls and the automaton makes member sets only as matchers reach them). Where nothing may
+    /// follow it (every member written, no undeclared member allowed), the mask compiler leaves the
+    /// separator out (`MemberFutures`).
     mutating func lowerObjectMemberSet(_ o: AnyOrderObject) -> GrammarExpr? {
-        // A separator is read as bytes before the next member's call (so the state after a member has no
-        // member calls and the automaton makes member sets only as matchers reach them); it can always be
-        // followed by something only when undeclared members may come.
         guard o.minProperties == 0, o.maxProperties == nil, o.dependencies.isEmpty,
-              o.undeclaredLimit == Int.max, !o.undeclaredMember.isNothing else { return nil }
+              o.undeclaredLimit == Int.max || o.undeclaredMember.isNothing else { return nil }
         if o.members.contains(where: { $0.required && $0.forbidden }) { return .nothing }
         let shape = MemberSetShape(
             members: o.members.filter { !$0.forbidden }.map { .init(name: $0.name, value: $0.value, required: $0.required) },

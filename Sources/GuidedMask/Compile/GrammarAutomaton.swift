@@ -235,7 +235,10 @@ private struct Builder {
     /// The ε-closure of `seeds` within live NFA states and its hash: the wrapping sum of a mix of each
     /// member, so the set needs no sorting to be found again. Its members stay marked with `generation`
     /// until the next closure, which is how `intern` compares sets.
-    private mutating func closure(_ seeds: [Int32]) -> (set: [Int32], hash: UInt64) {
+    ///
+    /// In a member-set rule, `written` is the members written so far, and states that cannot complete
+    /// with them (`MemberFutures`) are left out (unmarked, so `intern` never counts them).
+    private mutating func closure(_ seeds: [Int32], written: UInt64 = 0) -> (set: [Int32], hash: UInt64) {
         generation &+= 1
         if generation == 0 {
             for i in mark.indices { mark[i] = 0 }
@@ -250,11 +253,14 @@ private struct Builder {
         var work = scratchStack   // moved out and back, so its storage is reused, never copied
         scratchStack = []
         work.removeAll(keepingCapacity: true)
+        let futures = nfa.memberFutures
+        let prune = futures != nil && !seeds.isEmpty && nfa.ruleTracks[RuleFollow.ruleOf(seeds[0], nfa)]
         nfa.live.withUnsafeBufferPointer { live in
         nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
         nfa.epsilonTargets.withUnsafeBufferPointer { epsTargets in
         mark.withUnsafeMutableBufferPointer { mark in
             for seed in seeds where mark[Int(seed)] != g && live[Int(seed)] {
+                if prune && !futures!.canComplete(Int(seed), written: written) { continue }
                 mark[Int(seed)] = g
                 work.append(seed)
             }
@@ -266,7 +272,9 @@ private struct Builder {
                 let end = Int(epsStart[i + 1])
                 while e < end {
                     let t = epsTargets[e]
-                    if mark[Int(t)] != g && live[Int(t)] { mark[Int(t)] = g; work.append(t) }
+                    if mark[Int(t)] != g && live[Int(t)] && (!prune || futures!.canComplete(Int(t), written: written)) {
+                        mark[Int(t)] = g; work.append(t)
+                    }
                     e += 1
                 }
             }
@@ -352,7 +360,10 @@ private struct Builder {
                     }
                     if p & needs != needs { continue }
                 }
-                guard callCount < maxCalls, let ret = intern(closure(t), presence: returnPresence) else { exhausted.set(); break }
+                // A return into nothing that can complete with the members written is no usable call.
+                let returned = closure(t, written: returnPresence)
+                if tracks && returned.set.isEmpty { continue }
+                guard callCount < maxCalls, let ret = intern(returned, presence: returnPresence) else { exhausted.set(); break }
                 calls[2 * callCount] = ruleStartState[Int(k)]
                 calls[2 * callCount + 1] = ret
                 callCount += 1
@@ -388,7 +399,8 @@ private struct Builder {
             }
         }
         let g = row.groupOf[cls]
-        var value = intern(closure(row.targets(Int(g))), presence: presence[Int(q)]) ?? -1
+        let reached = closure(row.targets(Int(g)), written: presence[Int(q)])
+        var value = reached.set.isEmpty && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)]) ?? -1
         completePending()
         // In a member-set rule, a member's name leads to the call that writes it; once it is written,
         // the state after the name can do nothing: no transition into it.

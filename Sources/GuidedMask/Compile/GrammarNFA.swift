@@ -36,6 +36,8 @@ struct GrammarNFA {
     var ruleTracks: [Bool] = []
     /// Some kept rule tracks member sets (else every automaton state's member set is empty).
     var hasMemberSets = false
+    /// What the states of member-set rules can reach (nil when no rule tracks member sets).
+    var memberFutures: MemberFutures? = nil
     /// `live[s]`: from s, the end of its rule is reachable (reading bytes and calling productive rules).
     var live: [Bool] = []
     /// `productive[k]`: rule k derives at least one string.
@@ -86,6 +88,7 @@ struct GrammarNFA {
         computeLiveness()
         guard live[Int(ruleStart[0])] else { throw .emptyLanguage }
         try checkLeftRecursion()
+        if hasMemberSets { memberFutures = MemberFutures(nfa: self) }
     }
 
     /// Counting sort of the ε-edges by source, into `epsilonStart`/`epsilonTargets`.
