@@ -6,7 +6,7 @@ import GuidedSchema
 /// Symbols: 0–9 are the digits, 10 `-`, 11 `.`, 12 `e`/`E`, 13 `+`. Each constraint is a small scanner;
 /// scanners are combined by a product construction, minimized, and lowered to grammar expressions (or
 /// right-linear rules when the automaton has real cycles, as remainders modulo `multipleOf` do).
-struct NumberDFA {
+struct NumberDFA: Hashable {
     static let symbolCount = 14
     /// next[state][symbol], -1 for none.
     var next: [[Int32]]

@@ -38,7 +38,7 @@ extension SchemaLowering {
               o.undeclaredLimit == Int.max || o.undeclaredMember.isNothing else { return nil }
         if o.members.contains(where: { $0.required && $0.forbidden }) { return .nothing }
         let shape = MemberSetShape(
-            members: o.members.filter { !$0.forbidden }.map { .init(name: $0.name, value: $0.value, required: $0.required) },
+            members: o.members.filter { !$0.forbidden }.map { .init(name: $0.name, value: unwrapped($0.value), required: $0.required) },
             undeclared: o.undeclaredMember)
         return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
     }
@@ -79,6 +79,24 @@ extension SchemaLowering {
         memberSetRules[shapes] = object
         memberSetShapes[object.index] = shapes
         return object
+    }
+
+    /// `e` with the rules of schema locations replaced by their bodies: each tool's `query`, `limit` and
+    /// `mode` are rules of their own (one per location) around the same string, number and enum
+    /// expressions, and the objects whose members have the same values then have the same shape (one
+    /// member-set rule for 500 tools' `arguments`, not 500, and one stack at each of their keys). Only
+    /// the lowering's per-location rules (`schema…`, unguarded) are opened, one level per step; a rule
+    /// still being defined (its body `.nothing` yet) is kept.
+    func unwrapped(_ e: GrammarExpr) -> GrammarExpr {
+        var e = e
+        for _ in 0..<8 {
+            guard case .rule(let r) = e else { break }
+            let rule = grammar.rules[r.index]
+            guard rule.name.hasPrefix("schema"), !rule.shared, rule.memberBit < 0, rule.requiresMembers == 0,
+                  !rule.tracksMembers, !rule.body.isNothing else { break }
+            e = rule.body
+        }
+        return e
     }
 
     /// The rule `: value` writing member `bit`, made once per value and bit.

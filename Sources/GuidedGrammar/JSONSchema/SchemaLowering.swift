@@ -33,6 +33,8 @@ struct SchemaLowering {
     var closeRules: [UInt64: RuleID] = [:]
     /// The rule made for each undeclared-member expression (see `lowerObject`).
     var undeclaredRules: [GrammarExpr: RuleID] = [:]
+    /// The rules made for each number automaton (see `lowerNumber`).
+    var numberRules: [NumberDFA: GrammarExpr] = [:]
     /// The name-exclusion trie made for each set of names (see `notIn`).
     var notInRules: [[[UInt32]]: RuleID] = [:]
     /// Whitespace where indented JSON may break a line, and where it never does (see `Whitespace`).
@@ -303,7 +305,12 @@ struct SchemaLowering {
             }
             dfa = d
         }
-        return dfa.lower(into: &grammar, name: "number")
+        // The same range in many places (each tool's `limit`) is one set of rules: objects whose members
+        // have the same values then share their member-set rule.
+        if let known = numberRules[dfa] { return known }
+        let lowered = dfa.lower(into: &grammar, name: "number")
+        numberRules[dfa] = lowered
+        return lowered
     }
 
 }
