@@ -79,6 +79,22 @@ private typealias S = MaskTestSupport
         #expect(try S.allowed(&m).map { Self.tokens[$0] } == [#""a""#, #""c""#, #""x""#, #""a":1"#])
     }
 
+    /// Tools whose `arguments` have equal members (each location its own schema rule around the same
+    /// string, number and enum) share one member-set rule for them, and any member order is accepted.
+    @Test func equalMembersShareOneRule() throws {
+        let tool = { (n: Int) in #"{"type":"object","properties":{"name":{"const":"t\#(n)"},"arguments":{"type":"object","properties":{"q":{"type":"string","maxLength":5},"n":{"type":"integer","minimum":1,"maximum":9},"m":{"enum":["x","y"]}},"required":["q"],"additionalProperties":false}},"required":["name","arguments"],"additionalProperties":false}"# }
+        let schema = #"{"anyOf":["# + (0..<3).map(tool).joined(separator: ",") + "]}"
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        #expect(g.rules.filter(\.tracksMembers).count == 2)
+        let c = try S.compiled(g, S.vocabulary(["{", "}"]))
+        for text in [#"{"name":"t1","arguments":{"q":"ab"}}"#, #"{"arguments":{"m":"y","n":3,"q":""},"name":"t2"}"#] {
+            #expect(Self.accepts(c, text), "\(text)")
+        }
+        for text in [#"{"name":"t3","arguments":{"q":"ab"}}"#, #"{"arguments":{"n":3},"name":"t0"}"#, #"{"name":"t0","arguments":{"q":"abcdef"}}"#] {
+            #expect(!Self.accepts(c, text), "\(text)")
+        }
+    }
+
     /// An object that admits no undeclared member: once every member is written no `,` is offered, a
     /// written member's name is not offered again, and every key sequence over {a, b, c} up to length 4
     /// is accepted exactly when its keys are distinct, declared (a, b) and include the required a.
