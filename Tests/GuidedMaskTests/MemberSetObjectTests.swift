@@ -139,6 +139,29 @@ private typealias S = MaskTestSupport
         #expect(try allowed(after: #"{"a":1"#) == ["}", "1", ",", "\n", "\n\n\n\n\n"])
     }
 
+    /// A required member whose value derives nothing (two undeclared names needed for `minProperties`,
+    /// a documented departure) empties its object in member sets as in declared order: the mask compiler
+    /// refuses the grammar instead of allowing prefixes that can never close. Optional, the member is
+    /// simply never offered.
+    @Test func requiredMemberWithEmptyValue() throws {
+        let empty = #"{"type":"object","minProperties":2,"patternProperties":{"^a":{}},"additionalProperties":false}"#
+        let required = #"{"type":"object","properties":{"t":\#(empty),"b":{"type":"integer"}},"required":["t"]}"#
+        for order in [JSONSchemaCompileOptions.PropertyOrder.memberSets, .declared] {
+            let g = try JSONSchemaCompiler.compile(text: required, options: JSONSchemaCompileOptions(whitespace: .compact, propertyOrder: order))
+            do {
+                _ = try S.compiled(g, S.vocabulary(Self.tokens))
+                Issue.record("\(order): an object that can never close compiled")
+            } catch let error as GrammarCompileError {
+                guard case .emptyLanguage = error else { Issue.record("\(order): \(error)"); continue }
+            }
+        }
+        let c = try Self.compiled(required.replacingOccurrences(of: #","required":["t"]"#, with: ""))
+        #expect(Self.accepts(c, "{}"))
+        #expect(Self.accepts(c, #"{"b":1,"x":true}"#))
+        var m = GrammarMatcher(c)
+        #expect(throws: MatcherError.self) { try m.accept(bytes: Array(#"{"t""#.utf8)) }
+    }
+
     /// Nested objects keep their own sets; an undeclared name never takes a declared one.
     @Test func nestedObjectsAndNames() throws {
         let schema = #"{"type":"object","properties":{"p":{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]},"a":{"type":"integer"}},"required":["p"]}"#

@@ -86,9 +86,38 @@ struct GrammarNFA {
         isFinal = builder.isFinal
         groupEpsilonEdges(from: builder.edgeFrom, to: builder.edgeTo)
         computeLiveness()
+        if hasMemberSets { dropUnwritableClosings() }
         guard live[Int(ruleStart[0])] else { throw .emptyLanguage }
         try checkLeftRecursion()
         if hasMemberSets { memberFutures = MemberFutures(nfa: self) }
+    }
+
+    /// Member-set rules: a closing call that needs a member no usable call of its rule writes (a
+    /// required member whose value derives nothing) can never be taken, so its edge is dropped and
+    /// liveness computed again, until nothing changes (an object that can no longer close makes the
+    /// members holding it unusable in turn). Without this such an object stayed "productive" and every
+    /// prefix of it was a dead end; now it derives nothing, as in declared order (where the required
+    /// member's empty value empties the object's chain). Per rule: in a rule that joins alternatives
+    /// (`joiningMemberSets`), a bit written in one alternative counts for all.
+    private mutating func dropUnwritableClosings() {
+        var dropped = true
+        while dropped {
+            dropped = false
+            for k in 0..<ruleStart.count where ruleTracks[k] {
+                let lo = Int(ruleStart[k]), hi = k + 1 < ruleStart.count ? Int(ruleStart[k + 1]) : stateCount
+                var writable: UInt64 = 0
+                for s in lo..<hi where usableCall(s) && ruleMemberBit[Int(callee[s])] >= 0 {
+                    writable |= 1 << UInt64(ruleMemberBit[Int(callee[s])])
+                }
+                for s in lo..<hi where label[s] == Self.labelCall && ruleRequires[Int(callee[s])] & ~writable != 0 {
+                    label[s] = Self.labelNone
+                    callee[s] = -1
+                    target[s] = -1
+                    dropped = true
+                }
+            }
+            if dropped { computeLiveness() }
+        }
     }
 
     /// Counting sort of the ε-edges by source, into `epsilonStart`/`epsilonTargets`.
