@@ -85,16 +85,13 @@ extension SchemaLowering {
     /// `mode` are rules of their own (one per location) around the same string, number and enum
     /// expressions, and the objects whose members have the same values then have the same shape (one
     /// member-set rule for 500 tools' `arguments`, not 500, and one stack at each of their keys). Only
-    /// the lowering's per-location rules (`schema…`, unguarded) are opened, one level per step; a rule
-    /// still being defined (its body `.nothing` yet) is kept.
+    /// the lowering's per-location rules (`locationRules`, never guarded) are opened, one level per
+    /// step; a rule still being defined (its body `.nothing` yet) is kept.
     func unwrapped(_ e: GrammarExpr) -> GrammarExpr {
         var e = e
         for _ in 0..<8 {
-            guard case .rule(let r) = e else { break }
-            let rule = grammar.rules[r.index]
-            guard rule.name.hasPrefix("schema"), !rule.shared, rule.memberBit < 0, rule.requiresMembers == 0,
-                  !rule.tracksMembers, !rule.body.isNothing else { break }
-            e = rule.body
+            guard case .rule(let r) = e, locationRules.contains(r.index), !grammar.rules[r.index].body.isNothing else { break }
+            e = grammar.rules[r.index].body
         }
         return e
     }

@@ -7,6 +7,8 @@ struct SchemaLowering {
     let options: JSONSchemaCompileOptions
     var grammar = Grammar(startName: "root")
     var ruleMemo: [[Conjunct]: RuleID] = [:]
+    /// Indices of the rules `lowerConjunction` makes (one per conjunction of schema locations).
+    var locationRules: Set<Int> = []
     /// Analyses by conjunction, as indices into `analyses`: the dictionary then moves small values when it
     /// grows (the facts are large structs).
     var analysisIndex: [[Conjunct]: Int] = [:]
@@ -74,6 +76,7 @@ struct SchemaLowering {
         defer { depth -= 1 }
         let rule = grammar.declareRule(name: firstPointer.isEmpty ? "schema" : "schema:" + firstPointer)
         ruleMemo[key] = rule
+        locationRules.insert(rule.index)
         let (flat, facts) = try analyze(key)
         var body: GrammarExpr
         if flat.unsatisfiable || facts.unsatisfiable || facts.types.isEmpty {

@@ -50,25 +50,26 @@ extension GrammarMatcher {
     /// rust-toolchain's `channel`).
     mutating func gapSlice(state: Int32) -> TokenSlice? {
         let t = compiled.tables
-        // Each single-byte class between characters, with its target and its printable ASCII bytes.
-        var edges: [(cls: Int, target: Int32, bytes: Int)] = []
-        var bytesByTarget: [Int32: Int] = [:]
+        // The printable ASCII characters by class (a class holding none reads only other bytes).
+        var charactersOf: [Int: [UInt8]] = [:]
+        for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C { charactersOf[Int(t.classOf[Int(b)]), default: []].append(b) }
+        // Each single-byte class between characters with its target; how many characters go where.
+        var edges: [(cls: Int, target: Int32)] = []
+        var charactersByTarget: [Int32: Int] = [:]
         for (cls, u2) in compiled.sliceEdges[Int(SliceUTF8.boundary)] where u2 == SliceUTF8.boundary {
             var target = t.next[Int(state) &* t.classCount &+ cls]
             if target == 0 { target = t.automaton.materialize(state, cls) }
-            var n = 0
-            for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C && Int(t.classOf[Int(b)]) == cls { n += 1 }
-            edges.append((cls, target, n))
-            bytesByTarget[target, default: 0] += n
+            edges.append((cls, target))
+            charactersByTarget[target, default: 0] += charactersOf[cls]?.count ?? 0
             // Most states (keys, bounded strings' counters) go to many places: give up early.
-            if bytesByTarget.count > Self.maxGapCharacters + 1 { return nil }
+            if charactersByTarget.count > Self.maxGapCharacters + 1 { return nil }
         }
-        guard let main = bytesByTarget.max(by: { $0.value < $1.value }), main.key > 0 else { return nil }
+        guard let main = charactersByTarget.max(by: { $0.value < $1.value }), main.key > 0 else { return nil }
         var excluded = ASCIISet()
         var excludedClasses = Set<Int>()
         for e in edges where e.target != main.key {
             excludedClasses.insert(e.cls)
-            for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C && Int(t.classOf[Int(b)]) == e.cls { excluded.insert(b) }
+            for b in charactersOf[e.cls] ?? [] { excluded.insert(b) }
             if excluded.count > Self.maxGapCharacters { return nil }
         }
         guard !excludedClasses.isEmpty else { return nil }
