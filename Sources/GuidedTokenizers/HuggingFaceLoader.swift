@@ -6,6 +6,8 @@ import PCRE2Kit
 ///
 /// Encoding never adds BOS/EOS (the `post_processor` is not applied), like `encode(add_special_tokens=False)`.
 enum HuggingFaceLoader {
+    /// Ids at or above this are refused, in the model's vocabulary and in `added_tokens` alike.
+    static let maxTokenID = 10_000_000
     static func load(data: [UInt8], file: String) throws(TokenizerError) -> Tokenizer {
         guard !data.isEmpty else { throw TokenizerError(file: file, .emptyFile) }
         let parsed = data.withUnsafeBufferPointer { d -> Result<HuggingFaceFile, TokenizerError> in
@@ -63,6 +65,7 @@ enum HuggingFaceLoader {
             for flag in ["lstrip", "rstrip", "single_word"] where item[flag]?.bool == true {
                 throw .unsupported("added token '\(content)' with \(flag)")
             }
+            guard id < Self.maxTokenID else { throw .invalidVocabulary("added token '\(content)' has id \(id), out of range (ids stop below \(Self.maxTokenID))") }
             let special = item["special"]?.bool ?? false
             addedByID[id] = (Array(content.utf8), special)
             addedOrder.append((Array(content.utf8), id, special))
@@ -70,8 +73,14 @@ enum HuggingFaceLoader {
         var maxID = addedByID.keys.max() ?? -1
         var modelRange = [Range<Int>?](repeating: nil, count: 0)
         for entry in vocab.entries {
-            guard entry.id >= 0, entry.id < 10_000_000 else { throw .invalidVocabulary("token id \(entry.id) out of range") }
+            guard entry.id >= 0, entry.id < Self.maxTokenID else { throw .invalidVocabulary("token id \(entry.id) out of range") }
             maxID = max(maxID, entry.id)
+        }
+        // Ids run from 0 without gaps, so there can be no more of them than entries: a larger id is
+        // refused here, before tables of that size are allocated.
+        let entryCount = vocab.entries.count + addedByID.count
+        guard maxID < entryCount else {
+            throw .invalidVocabulary("token id \(maxID) leaves gaps: \(entryCount) tokens cannot fill ids 0...\(maxID)")
         }
         let count = maxID + 1
         modelRange = [Range<Int>?](repeating: nil, count: count)

@@ -67,10 +67,11 @@ enum SentencePieceLoader {
             throw TokenizerError(file: file, .invalidVocabulary("pieces \(error.first) and \(error.second) are the same"))
         }
         // Scores to ranks: higher score merges first; equal scores share a rank (then leftmost wins).
-        let distinct = Array(Set(model.pieces.map(\.score))).sorted(by: >)
-        var rankOf: [Float: UInt32] = [:]
-        for (r, s) in distinct.enumerated() { rankOf[s] = UInt32(r) }
-        let ranks = model.pieces.map { rankOf[$0.score]! }
+        // A NaN has no place in that order (SentencePiece's own comparisons would be inconsistent).
+        if let bad = model.pieces.firstIndex(where: { $0.score.isNaN }) {
+            throw TokenizerError(file: file, .invalidVocabulary("piece \(bad) has a score that is not a number (NaN)"))
+        }
+        let ranks = Self.ranks(ofScores: model.pieces.map(\.score))
 
         if model.byteFallback, let missing = byteIDs.firstIndex(of: -1) {
             throw TokenizerError(file: file, .invalidVocabulary("byte_fallback is on but there is no piece <0x\(hex(missing))>"))
@@ -100,6 +101,18 @@ enum SentencePieceLoader {
                          preTokenizers: [], specialTokens: AddedTokenMatcher(controls), addedTokens: AddedTokenMatcher([]),
                          decodeStripsLeadingSpace: model.addDummyPrefix && model.escapeWhitespaces,
                          specialTokenIDs: specialIDs)
+    }
+
+    /// Dense ranks of scores, highest first, equal scores sharing a rank. Scores must not be NaN.
+    static func ranks(ofScores scores: [Float]) -> [UInt32] {
+        let order = scores.indices.sorted { scores[$0] > scores[$1] }
+        var ranks = [UInt32](repeating: 0, count: scores.count)
+        var rank: UInt32 = 0
+        for (k, id) in order.enumerated() {
+            if k > 0 && scores[id] != scores[order[k - 1]] { rank += 1 }
+            ranks[id] = rank
+        }
+        return ranks
     }
 
     /// The byte of a `<0xNN>` piece.

@@ -128,6 +128,9 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         public var maxRules: Int = 200_000
         /// States of one number automaton (ranges × `multipleOf`).
         public var maxNumberStates: Int = 20_000
+        /// Digits of the plain (exponent-free) spelling of a number in `const`, `enum` or `not`. The
+        /// length is computed before the spelling is built, so `1e999999999` costs nothing.
+        public var maxLiteralDigits: Int = 4_096
         /// States of one object's member automaton (presence × count × dependencies).
         public var maxObjectStates: Int = 50_000
         /// Nesting of schema locations being lowered (deep `$ref` chains).

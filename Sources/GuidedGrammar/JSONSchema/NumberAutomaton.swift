@@ -223,8 +223,10 @@ enum NumberScanners {
 
     enum Relation { case greaterOrEqual, greater, lessOrEqual, less }
 
-    /// Literals (no exponent unless the bound is zero) whose value stands in `relation` to `bound`.
-    static func compare(_ relation: Relation, _ bound: JSONNumber) -> NumberDFA {
+    /// Literals (no exponent unless the bound is zero) whose value stands in `relation` to `bound`; nil
+    /// when the automaton would pass `limit` states. It counts the digits of the bound's plain spelling,
+    /// so a bound longer than `limit` digits is refused before that spelling is built.
+    static func compare(_ relation: Relation, _ bound: JSONNumber, limit: Int) -> NumberDFA? {
         func holds(_ c: Int) -> Bool {
             switch relation {
             case .greaterOrEqual: return c >= 0
@@ -242,16 +244,12 @@ enum NumberScanners {
                 if sym == 12 { t.inExponent = true; return t }
                 if sym >= 1 && sym <= 9 && !s.inExponent { t.nonzero = true }
                 return t
-            }, accepts: { s in holds(!s.nonzero ? 0 : (s.neg ? -1 : 1)) }, limit: 64)!
+            }, accepts: { s in holds(!s.nonzero ? 0 : (s.neg ? -1 : 1)) }, limit: 64)
         }
         // |bound| = intDigits . fracDigits (canonical: no leading zeros in int unless "0", no trailing zeros).
-        let digits = Array(bound.digits.utf8).map { Int($0) - 48 }
-        let e = bound.exponent
-        var intDigits: [Int], fracDigits: [Int]
-        if e >= 0 { intDigits = digits + [Int](repeating: 0, count: e); fracDigits = [] }
-        else if -e >= digits.count { intDigits = [0]; fracDigits = [Int](repeating: 0, count: -e - digits.count) + digits }
-        else { intDigits = Array(digits[0..<(digits.count + e)]); fracDigits = Array(digits[(digits.count + e)...]) }
-        while let l = fracDigits.last, l == 0 { fracDigits.removeLast() }
+        // Every digit of the spelling is a state of the scanner, so a longer one cannot fit in `limit`.
+        guard let plain = bound.plainDecimal(maxDigits: limit) else { return nil }
+        let intDigits = plain.integer.utf8.map { Int($0) - 48 }, fracDigits = plain.fraction.utf8.map { Int($0) - 48 }
         let boundNegative = bound.isNegative
         // phase 0: integer part (len, cmp), 1: fraction (k), 2: decided (cmp)
         struct S: Hashable { var neg = false; var phase = 0; var len = 0; var cmp = 0; var k = 0 }
@@ -304,7 +302,7 @@ enum NumberScanners {
             case (false, true): v = 1
             }
             return holds(v)
-        }, limit: 4096)!
+        }, limit: limit)
     }
 
     /// Literals (no exponent) whose value is a multiple of `m` (with `negated`: is not); nil if `m`'s

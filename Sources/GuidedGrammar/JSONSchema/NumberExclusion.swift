@@ -5,7 +5,7 @@ extension NumberScanners {
     /// spellings of `values`: `169`, `169.0`, `169.00`…, or `-0.5`, `-0.50`…, and both signs of zero.
     /// Used for `not: {const}` / `not: {enum}` on numbers; intersected with the syntax (without exponent,
     /// so that `1.69e2` cannot slip through) and the range scanners.
-    static func excluding(_ values: [JSONNumber], fraction: Bool, limit: Int) -> NumberDFA? {
+    static func excluding(_ values: [JSONNumber], fraction: Bool, maxDigits: Int, limit: Int) -> NumberDFA? {
         struct Head { var symbols: [Int]; var integerValued: Bool }
         var heads: [Head] = []
         func symbols(_ s: String) -> [Int] { s.utf8.map { $0 == UInt8(ascii: "-") ? 10 : $0 == UInt8(ascii: ".") ? 11 : Int($0) - 48 } }
@@ -15,12 +15,9 @@ extension NumberScanners {
                 heads.append(Head(symbols: symbols("-0"), integerValued: true))
                 continue
             }
-            let digits = v.digits, e = v.exponent
-            let intPart: String, fracPart: String
-            if e >= 0 { intPart = digits + String(repeating: "0", count: e); fracPart = "" }
-            else if -e >= digits.count { intPart = "0"; fracPart = String(repeating: "0", count: -e - digits.count) + digits }
-            else { intPart = String(digits.prefix(digits.count + e)); fracPart = String(digits.suffix(-e)) }
-            if intPart.count > 4096 || fracPart.count > 4096 { return nil }
+            // Checked on the counts before the spelling is built (`1e999999999`).
+            guard let plain = v.plainDecimal(maxDigits: maxDigits) else { return nil }
+            let intPart = plain.integer, fracPart = plain.fraction
             if !fracPart.isEmpty && !fraction { continue }   // not a literal of this language anyway
             let text = (v.isNegative ? "-" : "") + intPart + (fracPart.isEmpty ? "" : "." + fracPart)
             heads.append(Head(symbols: symbols(text), integerValued: fracPart.isEmpty))

@@ -215,13 +215,13 @@ struct SchemaLowering {
         if n.isZero {
             return .seq([.optional(.literal("-")), .literal("0"), integerOnly ? .empty : .optional(.seq([.literal("."), .plus(.literal("0"))]))])
         }
-        let digits = n.digits
-        let e = n.exponent
-        var intPart: String, fracPart: String
-        if e >= 0 { intPart = digits + String(repeating: "0", count: e); fracPart = "" }
-        else if -e >= digits.count { intPart = "0"; fracPart = String(repeating: "0", count: -e - digits.count) + digits }
-        else { intPart = String(digits.prefix(digits.count + e)); fracPart = String(digits.suffix(-e)) }
-        if intPart.count > 4096 || fracPart.count > 4096 { return .nothing }
+        guard let plain = n.plainDecimal(maxDigits: options.limits.maxLiteralDigits) else {
+            // No plain spelling fits (`1e999999999`): the schema's own literal is one exact spelling of
+            // the value, as short as it was written; the other exponent forms are left out, as everywhere.
+            if integerOnly && !n.isInteger { return .nothing }
+            return .literal(n.text)
+        }
+        let intPart = plain.integer, fracPart = plain.fraction
         let sign: GrammarExpr = n.isNegative ? .literal("-") : .empty
         if fracPart.isEmpty {
             if integerOnly { return .seq([sign, .literal(intPart)]) }
@@ -277,7 +277,7 @@ struct SchemaLowering {
         var dfa = NumberScanners.syntax(fraction: !integerOnly, exponent: exponent)
         let limit = options.limits.maxNumberStates
         if !excludedNumbers.isEmpty {
-            guard let scanner = NumberScanners.excluding(excludedNumbers, fraction: !integerOnly, limit: limit),
+            guard let scanner = NumberScanners.excluding(excludedNumbers, fraction: !integerOnly, maxDigits: options.limits.maxLiteralDigits, limit: limit),
                   let d = dfa.intersect(scanner, limit: limit) else {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: "number automaton over \(limit) states")
             }
@@ -287,11 +287,13 @@ struct SchemaLowering {
             JSONSchemaCompileError(.tooComplex, keyword: kw, pointer: f.numberPointer, detail: "number automaton over \(limit) states")
         }
         if let l = f.lower {
-            guard let d = dfa.intersect(NumberScanners.compare(l.exclusive ? .greater : .greaterOrEqual, l.value), limit: limit) else { throw tooBig("minimum") }
+            guard let scanner = NumberScanners.compare(l.exclusive ? .greater : .greaterOrEqual, l.value, limit: limit),
+                  let d = dfa.intersect(scanner, limit: limit) else { throw tooBig(l.exclusive ? "exclusiveMinimum" : "minimum") }
             dfa = d
         }
         if let u = f.upper {
-            guard let d = dfa.intersect(NumberScanners.compare(u.exclusive ? .less : .lessOrEqual, u.value), limit: limit) else { throw tooBig("maximum") }
+            guard let scanner = NumberScanners.compare(u.exclusive ? .less : .lessOrEqual, u.value, limit: limit),
+                  let d = dfa.intersect(scanner, limit: limit) else { throw tooBig(u.exclusive ? "exclusiveMaximum" : "maximum") }
             dfa = d
         }
         for m in f.multipleOf {

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// Numbers in schemas whose plain spelling is enormous (`1e999999999`) are measured from their digit
+/// count and exponent before anything is built: each schema here compiles or is refused with a typed
+/// error at once. (Found by fuzzing: these trapped, or allocated gigabytes for a minute first.)
+@Suite struct HugeNumberLiteralTests {
+    /// A hang guard, far above the milliseconds these take: the bugs took 22-99 s.
+    static let guardSeconds = 5.0
+
+    static func timed<T>(_ body: () throws -> T) rethrows -> T {
+        let start = Date()
+        let r = try body()
+        #expect(Date().timeIntervalSince(start) < guardSeconds)
+        return r
+    }
+
+    struct Bound: Sendable, CustomTestStringConvertible {
+        let schema: String
+        let keyword: String
+        var testDescription: String { schema }
+    }
+
+    /// Range bounds whose plain spelling has more digits than the number automaton has states.
+    static let tooLongBounds: [Bound] = [
+        Bound(schema: #"{"minimum":1e999999999}"#, keyword: "minimum"),
+        Bound(schema: #"{"exclusiveMinimum":1e999999999}"#, keyword: "exclusiveMinimum"),
+        Bound(schema: #"{"maximum":1e999999999}"#, keyword: "maximum"),
+        Bound(schema: #"{"exclusiveMaximum":-1e-999999999}"#, keyword: "exclusiveMaximum"),
+        Bound(schema: #"{"minimum":-1e-999999999}"#, keyword: "minimum"),
+        Bound(schema: #"{"type":"integer","maximum":1e30000}"#, keyword: "maximum"),
+    ]
+
+    @Test(arguments: tooLongBounds)
+    func boundTooLongIsRefused(_ b: Bound) {
+        let e = Self.timed { JSONSchemaTestSupport.error(b.schema) }
+        #expect(e?.kind == .tooComplex)
+        #expect(e?.keyword == b.keyword)
+        #expect(e?.pointer == "")
+    }
+
+    @Test func boundWithinTheLimitStaysExact() throws {
+        // 700 digits fit (this one trapped): exactly the numbers of 701 integer digits and more are at
+        // least 1e700.
+        let g = try Self.timed { try JSONSchemaTestSupport.compile(#"{"minimum":1e700}"#) }
+        let one = "1" + String(repeating: "0", count: 700)
+        #expect(JSONSchemaTestSupport.accepts(g, one))
+        #expect(JSONSchemaTestSupport.accepts(g, one + ".5"))
+        #expect(JSONSchemaTestSupport.accepts(g, "2" + String(repeating: "0", count: 700)))
+        #expect(!JSONSchemaTestSupport.accepts(g, String(repeating: "9", count: 700)))
+        #expect(!JSONSchemaTestSupport.accepts(g, String(repeating: "9", count: 700) + ".99"))
+        #expect(!JSONSchemaTestSupport.accepts(g, "-" + one))
+    }
+
+    @Test func hugeConstIsItsOwnLiteral() throws {
+        // No plain spelling fits in `maxLiteralDigits`; the schema's literal is an exact one.
+        let g = try Self.timed { try JSONSchemaTestSupport.compile(#"{"const":1e999999999}"#) }
+        #expect(JSONSchemaTestSupport.accepts(g, "1e999999999"))
+        #expect(!JSONSchemaTestSupport.accepts(g, "1e999999998"))
+        #expect(!JSONSchemaTestSupport.accepts(g, "1"))
+        let tiny = try Self.timed { try JSONSchemaTestSupport.compile(#"{"enum":[1e-999999999,2]}"#) }
+        #expect(JSONSchemaTestSupport.accepts(tiny, "1e-999999999"))
+        #expect(JSONSchemaTestSupport.accepts(tiny, "2"))
+        #expect(JSONSchemaTestSupport.accepts(tiny, "2.0"))
+        #expect(!JSONSchemaTestSupport.accepts(tiny, "0"))
+        // An integer-only location admits the whole number and not the fraction.
+        let ints = try Self.timed { try JSONSchemaTestSupport.compile(#"{"type":"integer","enum":[1e999999999,-1e-999999999,3]}"#) }
+        #expect(JSONSchemaTestSupport.accepts(ints, "1e999999999"))
+        #expect(!JSONSchemaTestSupport.accepts(ints, "-1e-999999999"))
+        #expect(JSONSchemaTestSupport.accepts(ints, "3"))
+    }
+
+    @Test(arguments: [#"{"not":{"const":1e999999999}}"#, #"{"type":"number","not":{"enum":[1e-999999999,2]}}"#])
+    func hugeExcludedValueIsRefused(_ schema: String) {
+        let e = Self.timed { JSONSchemaTestSupport.error(schema) }
+        #expect(e?.kind == .tooComplex)
+        #expect(e?.keyword == "not")
+    }
+
+    @Test func plainDigitCountsComeFromTheExponent() throws {
+        let huge = try #require(JSONNumber(literal: "-12.5e999999999"))
+        #expect(huge.plainDigitCounts == (1_000_000_001, 0))
+        #expect(huge.plainDecimal(maxDigits: 4096) == nil)
+        #expect(huge.scientificText == "-1.25e1000000000")
+        let small = try #require(JSONNumber(literal: "0.00125"))
+        #expect(small.plainDigitCounts == (1, 5))
+        #expect(small.plainDecimal(maxDigits: 5) == JSONNumber.PlainDecimal(integer: "0", fraction: "00125"))
+        #expect(small.plainDecimal(maxDigits: 4) == nil)
+        let mixed = try #require(JSONNumber(literal: "123.45"))
+        #expect(mixed.plainDecimal(maxDigits: 3) == JSONNumber.PlainDecimal(integer: "123", fraction: "45"))
+        #expect(JSONNumber(0).plainDecimal(maxDigits: 1) == JSONNumber.PlainDecimal(integer: "0", fraction: ""))
+    }
+}
