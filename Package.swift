@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GuidedModels", targets: ["GuidedModels"]),
         .executable(name: "schema-check", targets: ["schema-check"]),
         .executable(name: "guided-conformance", targets: ["guided-conformance"]),
+        .executable(name: "guided-fuzz", targets: ["guided-fuzz"]),
     ],
     targets: [
         // PCRE2 (8-bit code units) from Debian's libpcre2-dev, found through pkg-config.
@@ -33,6 +34,9 @@ let package = Package(
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
         .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding"]),
         .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding"]),
+        // The fuzz targets (scripts/fuzz.sh); the C bridge reaches libFuzzer's driver when it is linked.
+        .target(name: "CFuzzDriver"),
+        .executableTarget(name: "guided-fuzz", dependencies: ["GuidedDecoding", "CFuzzDriver"]),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),

@@ -1,0 +1,48 @@
+import GuidedGrammar
+import GuidedMask
+import GuidedSchema
+
+extension FuzzTarget {
+    /// Compile options small enough that one input takes milliseconds; a limit reached is a typed error.
+    static let schemaOptions: JSONSchemaCompileOptions = {
+        var o = JSONSchemaCompileOptions()
+        o.limits.maxAlternatives = 64
+        o.limits.maxRules = 20_000
+        o.limits.maxNumberStates = 2_000
+        o.limits.maxObjectStates = 5_000
+        o.limits.maxDepth = 200
+        o.limits.maxAnyOrderUnits = 20_000
+        return o
+    }()
+
+    /// JSON Schema → grammar → compiled grammar over the fuzz vocabulary → a short matcher walk. The
+    /// input's first byte picks the member order; the rest is the schema.
+    static let schema = FuzzTarget(name: "schema", summary: "JSON Schema compiler, mask compiler and matcher", maxLength: 2048) { bytes in
+        guard let first = bytes.first, let value = try? JSONParser.parse(bytes: Array(bytes.dropFirst())) else { return }
+        var options = schemaOptions
+        switch first % 3 {
+        case 0: options.propertyOrder = .declared
+        case 1: options.propertyOrder = .memberSets
+        default: options.whitespace = .compact
+        }
+        guard let grammar = try? JSONSchemaCompiler.compile(value, options: options),
+              let compiled = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits)
+        else { return }
+        FuzzMatcherWalk.walk(compiled, choices: Array(bytes.reversed()))
+    }
+
+    /// Schema and instance (split at the first NUL byte): the validator never traps, and an instance the
+    /// compiled grammar accepts is one the validator finds valid (the grammar is sound).
+    static let validator = FuzzTarget(name: "validator", summary: "validator; grammar accepts only what it validates", maxLength: 2048) { bytes in
+        let (head, tail) = FuzzInput(bytes: bytes).split()
+        guard let schema = try? JSONParser.parse(bytes: head) else { return }
+        let validator = JSONSchemaValidator(schema: schema, options: .init(formatAssertion: true))
+        guard let instance = try? JSONParser.parse(bytes: tail) else { return }
+        let violations = validator.validate(instance)
+        guard tail.count <= 256, let grammar = try? JSONSchemaCompiler.compile(schema, options: schemaOptions),
+              var recognizer = try? ReferenceRecognizer(grammar) else { return }
+        if recognizer.feed(tail[...]), recognizer.canTerminate, !violations.isEmpty {
+            FuzzFinding.report("grammar accepts an instance the validator refuses: \(violations.first!)")
+        }
+    }
+}
