@@ -32,8 +32,24 @@ public final class CompiledGrammar: @unchecked Sendable {
     let sliceEdges: [[(cls: Int, u: UInt8)]]
 
     /// Compiles `grammar` for an indexed vocabulary.
-    public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
-        let automaton = try GrammarAutomaton(grammar: grammar, limits: limits)
+    public convenience init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
+        try self.init(grammar, vocabulary: vocabulary, limits: limits, budget: nil)
+    }
+
+    /// Compiles `grammar` for an indexed vocabulary within `budget`: the compile stops with
+    /// `.budgetExceeded` once its deadline passes or it is cancelled (states built later, as matchers
+    /// reach them, are bounded by `limits`, not by the budget).
+    public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits(),
+                budget: CompileBudget?) throws(GrammarCompileError) {
+        let automaton: GrammarAutomaton
+        do {
+            automaton = try CompileBudget.running(with: budget) { () throws(GrammarCompileError) in
+                try GrammarAutomaton(grammar: grammar, limits: limits)
+            }
+        } catch {
+            if let spent = budget?.exceeded { throw .budgetExceeded(spent) }
+            throw error
+        }
         self.automaton = automaton
         self.vocabulary = vocabulary
         self.limits = limits

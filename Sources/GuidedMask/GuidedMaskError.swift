@@ -16,6 +16,8 @@ public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
     case invalidRepetition(rule: String, min: Int, max: Int?)
     /// The vocabulary cannot be indexed (token trie limits).
     case vocabulary(String)
+    /// The compile's `CompileBudget` ran out or was cancelled.
+    case budgetExceeded(CompileBudget.Exceeded)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
         case .automatonTooLarge(let r, let l): return "grammar: the automaton for rule '\(r)' exceeds \(l) states"
         case .invalidRepetition(let r, let lo, let hi): return "grammar: invalid repetition {\(lo),\(hi.map(String.init) ?? "")} in rule '\(r)'"
         case .vocabulary(let m): return "vocabulary: \(m)"
+        case .budgetExceeded(let why): return "grammar: \(why)"
         }
     }
 }

@@ -8,6 +8,8 @@ public enum AutomatonError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyNFAStates(limit: Int)
     /// The DFA would exceed `limit` states (subset construction or product blow-up).
     case tooManyStates(limit: Int)
+    /// The running compile's `CompileBudget` is spent.
+    case budgetExceeded(CompileBudget.Exceeded)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum AutomatonError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unresolvedRule(let id): return "rule reference \(id) has no grammar to resolve it"
         case .tooManyNFAStates(let limit): return "the expression needs more than \(limit) NFA states"
         case .tooManyStates(let limit): return "the automaton needs more than \(limit) DFA states"
+        case .budgetExceeded(let why): return why.description
         }
     }
 }

@@ -53,11 +53,13 @@ extension ByteDFA {
         var pairs: [(Int32, Int32)] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
+        let budget = CompileBudget.current
         func add(_ a: Int32, _ b: Int32) throws(AutomatonError) -> Int32 {
             // One number per pair (-1, the dead side, shifted to 0), the flat table's index or the key.
             let pair = (Int(a) + 1) * width + Int(b) + 1
             if let id = useFlat ? (flatIDs[pair] >= 0 ? flatIDs[pair] : nil) : ids[pair] { return id }
             guard pairs.count < limit else { throw .tooManyStates(limit: limit) }
+            if pairs.count & 255 == 255, let spent = budget?.exceeded { throw .budgetExceeded(spent) }
             let id = Int32(pairs.count)
             if useFlat { flatIDs[pair] = id } else { ids[pair] = id }
             pairs.append((a, b))

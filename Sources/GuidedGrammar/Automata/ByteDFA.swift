@@ -129,10 +129,12 @@ public struct ByteDFA: Hashable, Sendable {
         var sets: [[Int32]] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
+        let budget = CompileBudget.current
         func add(_ set: [Int32]) throws(AutomatonError) -> Int32 {
             let key = StateSetKey(set)
             if let id = ids[key] { return id }
             guard sets.count < limit else { throw .tooManyStates(limit: limit) }
+            if sets.count & 255 == 255, let spent = budget?.exceeded { throw .budgetExceeded(spent) }
             let id = Int32(sets.count)
             ids[key] = id
             sets.append(set)

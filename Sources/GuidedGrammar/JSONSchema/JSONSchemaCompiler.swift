@@ -13,14 +13,40 @@ public enum JSONSchemaCompiler {
     public static func compile(
         _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()
     ) throws(JSONSchemaCompileError) -> Grammar {
-        let document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
-        var lowering = SchemaLowering(document: document, options: options)
-        return try lowering.lowerRoot()
+        try compile(schema, options: options, budget: nil)
+    }
+
+    /// Compiles `schema` within `budget`: past its deadline, or once it is cancelled, the compile stops
+    /// with a `.budgetExceeded` error, whatever it was doing then.
+    public static func compile(
+        _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions(), budget: CompileBudget?
+    ) throws(JSONSchemaCompileError) -> Grammar {
+        do {
+            return try CompileBudget.running(with: budget) { () throws(JSONSchemaCompileError) -> Grammar in
+                let document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
+                var lowering = SchemaLowering(document: document, options: options)
+                return try lowering.lowerRoot()
+            }
+        } catch {
+            // A spent budget shows up wherever the compile was (an automaton that gave up, a location
+            // refused): report the budget, not that symptom.
+            if let spent = budget?.exceeded, error.kind != .budgetExceeded {
+                throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: error.pointer, detail: spent.description)
+            }
+            throw error
+        }
     }
 
     /// Parses `text` as JSON and compiles it; a parse failure is reported as an `.invalidSchema` error.
     public static func compile(
         text: String, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()
+    ) throws(JSONSchemaCompileError) -> Grammar {
+        try compile(text: text, options: options, budget: nil)
+    }
+
+    /// Parses `text` as JSON and compiles it within `budget`.
+    public static func compile(
+        text: String, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions(), budget: CompileBudget?
     ) throws(JSONSchemaCompileError) -> Grammar {
         let value: JSONValue
         do {
@@ -28,7 +54,7 @@ public enum JSONSchemaCompiler {
         } catch {
             throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: "", detail: error.description)
         }
-        return try compile(value, options: options)
+        return try compile(value, options: options, budget: budget)
     }
 }
 
@@ -177,6 +203,8 @@ public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringCo
         case unresolvableReference
         /// A bound in `JSONSchemaCompileOptions.Limits` was exceeded.
         case tooComplex
+        /// The compile's `CompileBudget` ran out (deadline) or was cancelled; `detail` says which.
+        case budgetExceeded
     }
 
     public let kind: Kind
@@ -203,6 +231,7 @@ public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringCo
         case .invalidSchema: head = keyword.isEmpty ? "invalid schema \(at)" : "invalid value for keyword '\(keyword)' \(at)"
         case .unresolvableReference: head = "unresolvable '\(keyword)' \(at)"
         case .tooComplex: head = "schema too complex at keyword '\(keyword)' \(at)"
+        case .budgetExceeded: head = "compile stopped \(at)"
         }
         return detail.isEmpty ? head : "\(head): \(detail)"
     }

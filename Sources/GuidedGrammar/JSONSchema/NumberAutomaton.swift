@@ -17,6 +17,8 @@ struct NumberDFA: Hashable {
     static func build<S: Hashable>(start: S, step: (S, Int) -> S?, accepts: (S) -> Bool, limit: Int) -> NumberDFA? {
         var index: [S: Int32] = [start: 0]
         var states = [start]
+        // A spent budget ends the build like the state limit does; the compile then reports the budget.
+        let budget = CompileBudget.current
         var next: [[Int32]] = []
         var i = 0
         while i < states.count {
@@ -26,6 +28,7 @@ struct NumberDFA: Hashable {
                 guard let t = step(s, sym) else { continue }
                 if let j = index[t] { row[sym] = j } else {
                     if states.count >= limit { return nil }
+                    if states.count & 255 == 255, budget?.exceeded != nil { return nil }
                     index[t] = Int32(states.count)
                     row[sym] = Int32(states.count)
                     states.append(t)

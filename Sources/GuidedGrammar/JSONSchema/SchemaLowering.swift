@@ -44,10 +44,13 @@ struct SchemaLowering {
     let inlineWS: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
+    /// The compile's budget, checked once per schema location lowered.
+    let budget: CompileBudget?
 
     init(document: SchemaDocument, options: JSONSchemaCompileOptions) {
         self.document = document
         self.options = options
+        budget = CompileBudget.current
         ws = JSONText.whitespace(options.whitespace)
         inlineWS = JSONText.whitespace(options.whitespace, inline: true)
         sep = .seq([inlineWS, .literal(","), ws])
@@ -66,6 +69,9 @@ struct SchemaLowering {
         if key.isEmpty { return anyValue() }
         if let r = ruleMemo[key] { return .rule(r) }
         let firstPointer = document[key[0].node].pointer
+        if let spent = budget?.exceeded {
+            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: firstPointer, detail: spent.description)
+        }
         guard grammar.rules.count < options.limits.maxRules else {
             throw JSONSchemaCompileError(.tooComplex, keyword: "", pointer: firstPointer, detail: "more than \(options.limits.maxRules) grammar rules")
         }

@@ -22,6 +22,8 @@ struct NFABuilder {
     private let selection: RuleSelection
     private let classes: ByteClasses
     fileprivate let maxStates: Int
+    /// The running compile's budget, checked every thousand states.
+    fileprivate let budget = CompileBudget.current
     private var classRanges = ByteSetTable()
     fileprivate var ruleName = ""
     /// Inlined copies of `tailShared` rules by (rule, end state): their entry states.
@@ -60,6 +62,7 @@ struct NFABuilder {
 
     fileprivate mutating func newState() throws(GrammarCompileError) -> Int32 {
         guard label.count < maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
+        if label.count & 1023 == 1023, let spent = budget?.exceeded { throw .budgetExceeded(spent) }
         label.append(GrammarNFA.labelNone); labelLow.append(0); labelHigh.append(0)
         callee.append(-1); target.append(-1); isFinal.append(false)
         return Int32(label.count - 1)
