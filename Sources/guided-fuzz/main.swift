@@ -9,6 +9,7 @@ let usage = """
     usage: guided-fuzz --list
            guided-fuzz TARGET [libFuzzer flags] [CORPUS_DIR...]   (a build with libFuzzer: fuzz)
            guided-fuzz TARGET FILE_OR_DIR...                      (a plain build: replay inputs)
+           guided-fuzz --time TARGET FILE...                      (each input's time and peak memory)
 
     Runs one fuzz target. scripts/fuzz.sh builds this with libFuzzer and runs it; see docs/reliability.md.
     Exit status: 0 no crash; 1 a crash or finding (libFuzzer writes the input); 2 usage error.
@@ -30,6 +31,13 @@ case "--help", "-h":
     print(usage)
     print("\ntargets:")
     for t in FuzzTarget.all { print("  " + t.name.padding(toLength: 16, withPad: " ", startingAt: 0) + t.summary) }
+    exit(0)
+case "--time":
+    guard arguments.count >= 4, let target = FuzzTarget.named(arguments[2]) else {
+        FileHandle.standardError.write(Data("guided-fuzz: usage: guided-fuzz --time TARGET FILE...\n".utf8))
+        exit(2)
+    }
+    FuzzTiming.run(target, files: Array(arguments.dropFirst(3)))
     exit(0)
 default:
     break

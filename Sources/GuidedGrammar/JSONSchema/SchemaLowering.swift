@@ -65,13 +65,13 @@ struct SchemaLowering {
 
     /// A rule for the instances valid against every location in `key`.
     mutating func lowerConjunction(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let spent = budget?.exceeded {
+            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: document[rawKey.first?.node ?? 0].pointer, detail: spent.description)
+        }
         let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
         if key.isEmpty { return anyValue() }
         if let r = ruleMemo[key] { return .rule(r) }
         let firstPointer = document[key[0].node].pointer
-        if let spent = budget?.exceeded {
-            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: firstPointer, detail: spent.description)
-        }
         guard grammar.rules.count < options.limits.maxRules else {
             throw JSONSchemaCompileError(.tooComplex, keyword: "", pointer: firstPointer, detail: "more than \(options.limits.maxRules) grammar rules")
         }
