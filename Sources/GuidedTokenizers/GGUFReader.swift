@@ -47,7 +47,7 @@ struct GGUFReader {
         let at = position
         let n = try u64(what)
         guard n <= UInt64(remaining / max(minimumSize, 1)) else {
-            throw fail("\(what) \(n) needs at least \(minimumSize) bytes each, only \(remaining) bytes remain", at: at)
+            throw fail("\(what) is \(n): at \(minimumSize) bytes or more each, more than the \(remaining) bytes that remain", at: at)
         }
         return Int(n)
     }
