@@ -57,6 +57,19 @@ import Testing
         #expect(t.decodeText([104, 105, 257, 33]) == "hi hi!")
     }
 
+    /// "qwen2" and "llama-bpe" look a word up whole before merging (tiktoken, `ignore_merges`); "gpt-2" merges
+    /// every word. Token "hi" (260) has no merge that builds it.
+    @Test func wholeWordsFirstByPreTokenizer() throws {
+        for (pre, expected) in [("qwen2", [260]), ("llama-bpe", [260]), ("gpt-2", [104, 105]), ("default", [104, 105])] {
+            var w = Self.tinyGPT2()
+            guard case .strings(let tokens) = w.metadata.first(where: { $0.key == "tokenizer.ggml.tokens" })!.value else { return }
+            w.set("tokenizer.ggml.tokens", .strings(tokens + [Array("hi".utf8)]))
+            w.set("tokenizer.ggml.token_type", .int32s([Int32](repeating: 1, count: 258) + [3, 4, 1]))
+            w.set("tokenizer.ggml.pre", .string(pre))
+            #expect(try Self.load(w.bytes()).get().encode("hi") == expected, "\(pre)")
+        }
+    }
+
     @Test func loadDetectsGGUFByExtensionOrMagic() throws {
         let bytes = Self.tinyGPT2().bytes()
         for name in ["tiny.gguf", "model.bin", "weights"] {
