@@ -20,11 +20,8 @@ struct GGUFFile {
     var version: UInt32 = 0
     var tensorCount = 0
     var metadata: [String: GGUFMetadata] = [:]
-    /// Where the tensor infos end (the tensor data starts at the next multiple of the alignment).
-    var tensorInfoEnd = 0
 
-    /// Parses the metadata; wrong magic and unsupported versions are reported as `.magic` / `.version` so
-    /// that the caller can name them precisely.
+    /// Why parsing failed: wrong magic and unsupported versions apart, so that the caller can name them.
     enum Failure: Error, Equatable {
         case magic
         case version(UInt32)
@@ -75,7 +72,6 @@ struct GGUFFile {
             _ = try r.u32("the type of tensor \(t)")
             _ = try r.u64("the data offset of tensor \(t)")
         }
-        tensorInfoEnd = r.position
     }
 
     private static func valueType(_ r: inout GGUFReader, _ what: String) throws(GGUFReader.Failure) -> GGUFValueType {

@@ -64,11 +64,9 @@ struct GGUFReader {
         return start..<position
     }
 
-    /// Skips `n` bytes already known to fit (`count` checked them).
+    /// Skips `n` bytes (the elements of a fixed-size array).
     mutating func skip(_ n: Int, _ what: String) throws(Failure) {
         try need(n, what)
         position += n
     }
-
-    func text(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 }
