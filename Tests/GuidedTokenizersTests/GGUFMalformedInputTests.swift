@@ -179,6 +179,12 @@ import Testing
     }
 
     @Test func badValues() {
+        var key = W()
+        key.set("tokenizer.ggml.model", .string("gpt2"))
+        var keyBytes = key.bytes()
+        keyBytes[32] = 0xFF // first byte of the key
+        #expect(Self.problem(keyBytes) == .malformedGGUF(offset: 24, "metadata key is not valid UTF-8"))
+
         var unknownType = Self.tinyGPT2()
         unknownType.set("general.x", .raw(type: 13, payload: []))
         #expect(Self.problem(unknownType) == .malformedGGUF(offset: unknownType.valueOffset("general.x"), "unknown value type 13"))
