@@ -13,12 +13,14 @@ import Testing
         return try Tokenizer.load(path: path)
     }
 
-    /// False (with one printed line) when ../shared is absent.
-    static func haveSharedData() -> Bool {
+    /// False when ../shared is absent, saying so once per run.
+    static let sharedData: Bool = {
         if SharedVocabularyGGUF.sharedDataPresent { return true }
         print("GGUFVocabularyTests: skipped, no shared vocabularies at \(SharedData.path("vocab"))")
         return false
-    }
+    }()
+
+    static func haveSharedData() -> Bool { sharedData }
 
     @Test(arguments: ["qwen2", "mistral"])
     func sameTokensAsTheSourceFile(_ name: String) throws {
