@@ -14,7 +14,8 @@ import PCRE2Kit
 /// `Tokenizer` is an immutable value and `Sendable`; `encode` makes its own scratch space per call. For many
 /// calls on one thread, `makeEncoder()` gives a reusable `TokenEncoder`.
 public struct Tokenizer: Sendable {
-    public enum Format: String, Sendable { case tiktoken, huggingFace, sentencePiece }
+    /// Which file the tokenizer was read from (`gguf`: a model file's `tokenizer.ggml.*` metadata).
+    public enum Format: String, Sendable { case tiktoken, huggingFace, sentencePiece, gguf }
 
     public let format: Format
     /// Exact bytes of every token as the model emits them, special tokens, EOS ids, logits width.

@@ -5,7 +5,7 @@ import PCRE2Kit
 public struct TokenizerError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Problem: Error, Sendable, Equatable {
         case cannotRead(String)
-        /// The file name does not say which format it is (`.tiktoken`, `tokenizer.json`, `.model`).
+        /// The file name does not say which format it is (`.tiktoken`, `tokenizer.json`, `.model`, `.gguf`).
         case unknownFormat
         case unknownPreset(String)
         case emptyFile
@@ -25,6 +25,17 @@ public struct TokenizerError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidVocabulary(String)
         case badPattern(PCRE2Error)
         case badSpecialToken(String)
+        /// A GGUF container that is cut short or inconsistent at `offset` (a length or count that runs past
+        /// the end of the file, an unknown value type, a duplicate key, ...).
+        case malformedGGUF(offset: Int, String)
+        /// GGUF versions 2 and 3 are read (version 1 used 32-bit counts; a big-endian file reads as a huge one).
+        case unsupportedGGUFVersion(UInt32)
+        /// A `tokenizer.ggml.*` key the model needs is absent.
+        case missingMetadata(String)
+        /// A metadata key holds another value type than the one it must have (`offset`: its type field).
+        case wrongMetadataType(key: String, expected: String, found: String, offset: Int)
+        /// `tokenizer.ggml.pre` names a pre-tokenizer whose regexes this package does not know.
+        case unknownPreTokenizer(String)
     }
 
     public let file: String
@@ -40,7 +51,7 @@ public struct TokenizerError: Error, Sendable, Equatable, CustomStringConvertibl
     var problemDescription: String {
         switch problem {
         case .cannotRead(let why): return "cannot read file: \(why)"
-        case .unknownFormat: return "unknown tokenizer format (expected a .tiktoken, tokenizer.json or .model file)"
+        case .unknownFormat: return "unknown tokenizer format (expected a .tiktoken, tokenizer.json, .model or .gguf file)"
         case .unknownPreset(let name): return "unknown preset '\(name)' (known: \(TiktokenPreset.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .emptyFile: return "file is empty"
         case .badBase64(let line): return "line \(line): invalid base64 token"
@@ -57,6 +68,12 @@ public struct TokenizerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidVocabulary(let what): return "invalid vocabulary: \(what)"
         case .badPattern(let error): return "bad pre-tokenizer pattern: \(error)"
         case .badSpecialToken(let what): return "bad special token: \(what)"
+        case .malformedGGUF(let offset, let what): return "malformed GGUF at byte offset \(offset): \(what)"
+        case .unsupportedGGUFVersion(let v): return "unsupported GGUF version \(v) (versions 2 and 3 are read)"
+        case .missingMetadata(let key): return "GGUF metadata has no \(key)"
+        case .wrongMetadataType(let key, let expected, let found, let offset):
+            return "GGUF metadata \(key) at byte offset \(offset) is \(found), expected \(expected)"
+        case .unknownPreTokenizer(let name): return "unknown GGUF pre-tokenizer '\(name)' (known: \(GGUFPreTokenizer.knownNames.joined(separator: ", ")))"
         }
     }
 }
