@@ -68,6 +68,7 @@ dict_for() {
         json|partial-json|stream-monitor|sse) echo Fuzz/dicts/json.dict ;;
         schema|validator) echo Fuzz/dicts/schema.dict ;;
         gbnf|matcher) echo Fuzz/dicts/gbnf.dict ;;
+        gguf) echo Fuzz/dicts/gguf.dict ;;
         *) echo "" ;;
     esac
 }

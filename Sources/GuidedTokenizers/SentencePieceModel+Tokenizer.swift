@@ -1,14 +1,13 @@
-/// A parsed SentencePiece BPE model as a `Tokenizer`: the part of `SentencePieceLoader` after the protobuf,
+/// A parsed SentencePiece BPE model as a `Tokenizer`: what `SentencePieceLoader` does after the protobuf,
 /// shared with the GGUF loader (a GGUF "llama" vocabulary carries the same pieces, scores and types).
-///
-/// Merge note: this is `SentencePieceLoader.load`'s body after parsing, copied here so that two loaders can
-/// use it; `SentencePieceLoader.load` should become `try model.makeTokenizer()` and lose its copy (not
-/// edited here while that file is being fixed elsewhere).
 extension SentencePieceModel {
     func makeTokenizer() throws(TokenizerError.Problem) -> Tokenizer {
         guard !self.pieces.isEmpty else { throw .invalidVocabulary("no pieces") }
-        // A NaN score has no rank (NaN != NaN), so the score → rank table below would miss it.
-        if let bad = self.pieces.firstIndex(where: { $0.score.isNaN }) { throw .invalidVocabulary("piece \(bad) has a NaN score") }
+        // Scores order the merges; a NaN has no place in that order (SentencePiece's own comparisons
+        // would be inconsistent).
+        if let bad = self.pieces.firstIndex(where: { $0.score.isNaN }) {
+            throw .invalidVocabulary("piece \(bad) has a score that is not a number (NaN)")
+        }
         switch self.modelType {
         case 2: break
         case 1: throw .unknownModelType("UNIGRAM (only BPE SentencePiece models are supported)")
@@ -61,10 +60,7 @@ extension SentencePieceModel {
             throw .invalidVocabulary("pieces \(error.first) and \(error.second) are the same")
         }
         // Scores to ranks: higher score merges first; equal scores share a rank (then leftmost wins).
-        let distinct = Array(Set(self.pieces.map(\.score))).sorted(by: >)
-        var rankOf: [Float: UInt32] = [:]
-        for (r, s) in distinct.enumerated() { rankOf[s] = UInt32(r) }
-        let ranks = self.pieces.map { rankOf[$0.score]! }
+        let ranks = SentencePieceLoader.ranks(ofScores: self.pieces.map(\.score))
 
         if self.byteFallback, let missing = byteIDs.firstIndex(of: -1) {
             throw .invalidVocabulary("byte_fallback is on but there is no piece <0x\(SentencePieceLoader.hex(missing))>")

@@ -21,7 +21,7 @@ extension FuzzTarget {
     /// Every target, in the order `--list` prints them.
     static let all: [FuzzTarget] = [
         .json, .partialJSON, .schema, .schemaDeadline, .validator, .gbnf, .regex, .matcher,
-        .tiktoken, .tokenizerJSON, .sentencePiece, .serverSentEvents, .streamMonitor,
+        .tiktoken, .tokenizerJSON, .sentencePiece, .gguf, .serverSentEvents, .streamMonitor,
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

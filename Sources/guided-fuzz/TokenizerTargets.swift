@@ -35,6 +35,10 @@ extension FuzzTarget {
         FuzzTokenizerFile.load(bytes, name: "tokenizer.json")
     }
 
+    static let gguf = FuzzTarget(name: "gguf", summary: "GGUF vocabulary loader, encode, decode", maxLength: 16384) { bytes in
+        FuzzTokenizerFile.load(bytes, name: "fuzz.gguf")
+    }
+
     static let sentencePiece = FuzzTarget(name: "sentencepiece", summary: "SentencePiece .model loader, encode, decode", maxLength: 16384) { bytes in
         FuzzTokenizerFile.load(bytes, name: "fuzz.model")
     }
