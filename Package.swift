@@ -26,11 +26,13 @@ let package = Package(
         ),
         // A small Swift wrapper over PCRE2 (JIT): the tokenizers' pre-tokenizer and the validator's `pattern`.
         .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
+        // The lock of the engine's shared tables (a POSIX mutex the sanitizers see).
+        .target(name: "GuidedSync"),
         .target(name: "GuidedSchema", dependencies: ["PCRE2Kit"]),
         .target(name: "GuidedGrammar", dependencies: ["GuidedSchema"]),
         .target(name: "GuidedTokenizers", dependencies: ["PCRE2Kit"]),
-        .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers"]),
-        .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask"]),
+        .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers", "GuidedSync"]),
+        .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedSync"]),
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
         .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding"]),
         .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding"]),

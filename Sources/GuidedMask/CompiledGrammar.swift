@@ -1,6 +1,6 @@
 import GuidedGrammar
 import GuidedTokenizers
-import Synchronization
+import GuidedSync
 
 /// A grammar compiled against a vocabulary: immutable automaton tables plus a lazily filled, shared
 /// cache of per-state token masks. Create it once, share it across threads, and start one
@@ -11,7 +11,7 @@ import Synchronization
 /// that state and caches the result here (see `MaskCacheEntry`).
 public final class CompiledGrammar: @unchecked Sendable {
     // @unchecked: the automaton buffers are written only in `init` and freed in `deinit`; the one
-    // mutable part, the mask cache, is behind a `Mutex`; the rest are immutable Sendable values.
+    // mutable part, the mask cache, is behind a lock (`Locked`); the rest are immutable Sendable values.
     public let vocabulary: VocabularyIndex
     public let limits: MaskLimits
     /// Names of the rules kept as pushdown frames (the others were inlined into automata).
@@ -26,7 +26,7 @@ public final class CompiledGrammar: @unchecked Sendable {
     let startState: Int32
     /// Bytes of each byte class, for forced-byte computation.
     let classBytes: [[UInt8]]
-    let cache: Mutex<MaskCache>
+    let cache: Locked<MaskCache>
     /// Per state of the slice text automaton (`SliceUTF8`): the distinct (byte class, next text state)
     /// pairs of its bytes, so a slice check does one table lookup per class rather than per byte.
     let sliceEdges: [[(cls: Int, u: UInt8)]]
@@ -60,7 +60,7 @@ public final class CompiledGrammar: @unchecked Sendable {
         var cb = [[UInt8]](repeating: [], count: automaton.classCount)
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
-        cache = Mutex(MaskCache())
+        cache = Locked(MaskCache())
         // (Deduplicated through a flat table rather than a `Set`: hashing 2,048 pairs was a fixed tenth
         // of a millisecond on every compile.)
         let textStates = SliceUTF8.stateCount, classCount = automaton.classCount

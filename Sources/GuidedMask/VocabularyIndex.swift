@@ -1,5 +1,5 @@
 import GuidedTokenizers
-import Synchronization
+import GuidedSync
 
 /// A vocabulary prepared for masking: its token trie and flat copies of the token bytes, built once per
 /// vocabulary (about 100 ms for 152k tokens) and shared by every grammar compiled against it, so that
@@ -34,7 +34,7 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Per token: the printable ASCII characters it holds if it is plain text (for gap slices).
     let plainASCII: [ASCIISet]
     /// Gap slices made so far, by excluded set and character bound (nil: too many gap tokens).
-    private let gapSlices = Mutex<[GapKey: TokenSlice?]>([:])
+    private let gapSlices = Locked<[GapKey: TokenSlice?]>([:])
     private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
     /// A gap slice is made only when at most this many plain tokens are left to its trie (built on first
     /// use, walked for every new state that uses the slice).

@@ -37,6 +37,16 @@ enum FuzzVocabulary {
 /// Drives a matcher over a compiled grammar along tokens picked by `choices`: fills the mask, takes an
 /// allowed token, and checks that the mask's own tokens are accepted.
 enum FuzzMatcherWalk {
+    /// A limit of `MaskLimits` reached while accepting: the matcher fails closed with a typed error,
+    /// an ordinary outcome for an ambiguous grammar (its parse stacks pass `maxStacks`).
+    static func isResourceLimit(_ error: MatcherError) -> Bool {
+        switch error {
+        case .tooManyStacks, .automatonTooLarge: return true
+        case .failed(let inner): return isResourceLimit(inner)
+        default: return false
+        }
+    }
+
     static func walk(_ compiled: CompiledGrammar, choices: [UInt8], steps: Int = 24) {
         var matcher = GrammarMatcher(compiled)
         var mask: [UInt32] = []
@@ -55,7 +65,8 @@ enum FuzzMatcherWalk {
             }
             guard !ordinary.isEmpty, let c = pick.next() else { return }
             let token = ordinary[Int(c) % ordinary.count]
-            do { try matcher.accept(token: token) } catch {
+            do throws(MatcherError) { try matcher.accept(token: token) } catch {
+                if FuzzMatcherWalk.isResourceLimit(error) { return }
                 FuzzFinding.report("token \(token) was in the mask but accept refused it: \(error)")
             }
         }

@@ -48,7 +48,8 @@ extension FuzzTarget {
             }
             guard allowed.contains(byte) else { return }
             _ = reference.feed(byte)
-            do { try matcher.accept(token: Int(byte)) } catch {
+            do throws(MatcherError) { try matcher.accept(token: Int(byte)) } catch {
+                if FuzzMatcherWalk.isResourceLimit(error) { return }
                 FuzzFinding.report("at byte \(position): accept refused byte \(byte) the mask allowed: \(error)")
             }
         }

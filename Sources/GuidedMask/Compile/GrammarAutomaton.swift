@@ -1,4 +1,5 @@
 import GuidedGrammar
+import GuidedSync
 import Synchronization
 
 /// The deterministic automaton of a grammar, built lazily: one subset-construction state per set of NFA
@@ -49,7 +50,7 @@ final class GrammarAutomaton: @unchecked Sendable {
     let follow: RuleFollow
 
     private let capacity: Int
-    private let builder: Mutex<Builder>
+    private let builder: Locked<Builder>
     private let exhausted: ExhaustionFlag
 
     init(grammar: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
@@ -88,7 +89,7 @@ final class GrammarAutomaton: @unchecked Sendable {
         b.makeRuleStarts()
         let start = b.ruleStartState[0]
         let failed = b.exhausted.isSet
-        builder = Mutex(b)
+        builder = Locked(b)
         guard start > 0, !failed else {
             let (states, callCount) = builder.withLock { ($0.stateCount, $0.callCount) }
             Self.release(next, flags, callStart, calls, states: states, classes: classCount, calls: callCount)

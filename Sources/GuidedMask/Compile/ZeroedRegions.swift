@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import GuidedSync
 
 /// Large zero-filled memory regions for the automaton's tables, recycled across compilations.
 ///
@@ -16,7 +16,7 @@ import Synchronization
 /// holds a bounded number of regions, so what it keeps resident is bounded too.
 enum ZeroedRegions {
     /// Regions kept for reuse, at most `poolLimit`.
-    private static let pool = Mutex<[Region]>([])
+    private static let pool = Locked<[Region]>([])
     private static let poolLimit = 16
     /// Written ranges up to this many bytes are cleared in place (their pages stay mapped and warm);
     /// larger ones are given back to the kernel.

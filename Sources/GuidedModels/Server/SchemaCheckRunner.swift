@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GuidedSync
 import GuidedSchema
 
 /// Runs the probe battery against a server and measures its transport behaviour.
@@ -200,7 +200,7 @@ public struct SchemaCheckRunner: Sendable {
 
 /// Arrival times of content chunks (the chunk callback is synchronous; a lock keeps it Sendable).
 final class ChunkTimes: Sendable {
-    private let storage = Mutex<[Duration]>([])
+    private let storage = Locked<[Duration]>([])
     func add(_ d: Duration) { storage.withLock { $0.append(d) } }
     var count: Int { storage.withLock { $0.count } }
     var first: Duration? { storage.withLock { $0.first } }

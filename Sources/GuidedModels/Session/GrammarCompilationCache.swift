@@ -1,7 +1,7 @@
 import GuidedGrammar
 import GuidedMask
 import GuidedSchema
-import Synchronization
+import GuidedSync
 
 /// Compiled grammars keyed by (grammar, vocabulary index), compiled off the caller's task and shared:
 /// concurrent requests for the same key wait for one compilation. `prewarm` starts one early.
@@ -18,8 +18,8 @@ public final class GrammarCompilationCache: Sendable {
         let options: String
     }
 
-    private let compiled = Mutex<[Key: Task<CompiledGrammar, any Error>]>([:])
-    private let grammars = Mutex<[SchemaKey: Grammar]>([:])
+    private let compiled = Locked<[Key: Task<CompiledGrammar, any Error>]>([:])
+    private let grammars = Locked<[SchemaKey: Grammar]>([:])
 
     public init() {}
 
