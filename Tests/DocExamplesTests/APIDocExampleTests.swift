@@ -271,8 +271,9 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
 
     @Test func localSessionFitsTheSchema() async throws {
         let result = try await forecast(tokenizer: DocFixture.qwen2.get())
-        #expect(["Oslo", "Lima"].contains(result.city))
-        #expect((-40...50).contains(result.celsius))
+        // Uniform logits under greedy sampling take the lowest allowed id at every step: a fixed value.
+        #expect(result.city == "Lima")
+        #expect(result.celsius == 0)
     }
 
     @Test func typeTheCompilerRefusesFailsInTheSession() async throws {
