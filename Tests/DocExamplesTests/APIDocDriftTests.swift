@@ -16,7 +16,9 @@ import Testing
         // One per example on the page: a block that stops being found as a block fails here, not silently.
         #expect(blocks.count == 12)
         for block in blocks {
-            #expect(DocBlocks.contains(source, block), "docs/api.md block not in APIDocExampleTests.swift:\n\(block)")
+            // (A plain Bool, so a failure prints the block rather than the whole source.)
+            let found = DocBlocks.contains(source, block)
+            #expect(found, "docs/api.md block not in APIDocExampleTests.swift:\n\(block)")
         }
     }
 

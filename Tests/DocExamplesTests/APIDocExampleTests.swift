@@ -31,7 +31,7 @@ func toyVocabulary() -> TokenVocabulary {
 // MARK: docs/api.md, "3. Compile: one vocabulary index, one compiled grammar"
 
 func compileAorB(for vocabulary: TokenVocabulary) throws -> CompiledGrammar {
-    let index = try VocabularyIndex(vocabulary)            // once per vocabulary (~0.1 s for 152k tokens)
+    let index = try VocabularyIndex(vocabulary)            // once per vocabulary (under a second for 152k tokens)
     let grammar = try Grammar(regex: "(ab)+")              // whole match: "ab", "abab", ...
     return try CompiledGrammar(grammar, vocabulary: index) // once per grammar (~1 ms for JSON)
 }
