@@ -262,6 +262,20 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
             #expect(error.kind == .unsupported)
             #expect(error.keyword == "format")
         }
+        let unique = #"{"type": "array", "uniqueItems": true}"#
+        do {
+            _ = try OutputSchema(jsonSchemaText: unique)
+            Issue.record("uniqueItems imported")
+        } catch {
+            guard case .unsupportedKeyword(let keyword, _, _) = error else { Issue.record("\(error)"); return }
+            #expect(keyword == "uniqueItems")
+        }
+        do {
+            _ = try JSONSchemaCompiler.compile(text: unique)
+            Issue.record("uniqueItems compiled")
+        } catch {
+            #expect(error.keyword == "uniqueItems")
+        }
         // The opt-in that lets the compiler take an unknown format: the string is then unconstrained.
         #expect(throws: Never.self) {
             try JSONSchemaCompiler.compile(text: #"{"type": "string", "format": "regex"}"#,
