@@ -6,14 +6,14 @@ extension CompiledGrammar {
     /// compiles, member-set objects included, and is fast; the token vocabulary plays no part.
     /// - Throws: a limit error of the matcher (`MatcherError`), never for text that merely does not match.
     public func accepts(text: String) throws(MatcherError) -> Bool {
-        try accepts(bytes: Array(text.utf8))
+        try accepts(bytes: text.utf8)
     }
 
     /// Whether `bytes` are a complete sentence of the grammar (see `accepts(text:)`).
-    public func accepts(bytes: [UInt8]) throws(MatcherError) -> Bool {
+    public func accepts(bytes: some Sequence<UInt8>) throws(MatcherError) -> Bool {
         var matcher = GrammarMatcher(self)
         do {
-            try matcher.accept(bytes: bytes)
+            try matcher.accept(bytes: Array(bytes))
         } catch {
             if case .bytesRejected = error { return false }
             throw error
