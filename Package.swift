@@ -44,5 +44,10 @@ let package = Package(
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
         .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
         .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"], exclude: ["Peers"]),
+        // docs/api.md: the page's examples compiled and checked (DocExamplesTests), and small programs
+        // that run without ../shared (`swift run example-mask-loop`, `swift run example-local-session`).
+        .testTarget(name: "DocExamplesTests", dependencies: ["GuidedDecoding"]),
+        .executableTarget(name: "example-mask-loop", dependencies: ["GuidedDecoding"], path: "Examples/mask-loop"),
+        .executableTarget(name: "example-local-session", dependencies: ["GuidedDecoding"], path: "Examples/local-session"),
     ]
 )

@@ -110,7 +110,8 @@ replay() {
         local inputs=()
         for d in Fuzz/seeds/"$target" Fuzz/regressions/"$target"; do [ -d "$d" ] && inputs+=("$d"); done
         [ ${#inputs[@]} -gt 0 ] || continue
-        "$bin" "$target" "${inputs[@]}" || failed=1
+        # Every input here takes milliseconds; a minute means a regression (F2 took 99 s and 15 GB).
+        timeout 120 "$bin" "$target" "${inputs[@]}" || { echo "fuzz: replay of $target failed or took over 120 s" >&2; failed=1; }
     done
     return $failed
 }

@@ -143,7 +143,9 @@ public final class CompiledGrammar: @unchecked Sendable {
     }
 }
 
-/// `compile(grammar, vocabulary)`: see `CompiledGrammar.init`.
+/// The former free-function spelling of `CompiledGrammar(_:vocabulary:limits:)`. Deprecated so that
+/// there is one way to compile: the initializer, which also takes a `CompileBudget`.
+@available(*, deprecated, renamed: "CompiledGrammar.init(_:vocabulary:limits:)")
 public func compile(_ grammar: Grammar, _ vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) -> CompiledGrammar {
     try CompiledGrammar(grammar, vocabulary: vocabulary, limits: limits)
 }
