@@ -159,7 +159,7 @@ struct ServerBackendTests {
         #expect(result.value == ["name": "a", "age": 0])
         #expect(result.enforcement == .serverStrict)
         #expect(try Self.backend(peer, "strict", testID: id, enforcement: .serverStrict).capabilities.enforcement == .serverStrict)
-        #expect(try Self.backend(peer, "strict", testID: id).capabilities == BackendCapabilities(enforcement: .none))
+        #expect(try Self.backend(peer, "strict", testID: id).capabilities == BackendCapabilities(enforcement: .validatedOnly))
         #expect(result.attempts.count == 1)
         let log = try await peer.log(id, expecting: 1)
         #expect(log.first?["body"]?["messages"]?.arrayValue?.count == 1)
