@@ -8,11 +8,15 @@ import Foundation
 /// description starts with it as a JSON Pointer: `at /items/0/id: expected an integer, found string "x"`.
 public struct JSONValueDecoder: Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// How dates are read (default: ISO 8601 strings).
+    public var dateDecodingStrategy: DateDecodingStrategy
 
-    public init() {}
+    public init(dateDecodingStrategy: DateDecodingStrategy = .iso8601) {
+        self.dateDecodingStrategy = dateDecodingStrategy
+    }
 
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try JSONValueDecoding(value: value, codingPath: [], userInfo: userInfo).decodeValue(T.self)
+        try JSONValueDecoding(value: value, codingPath: [], userInfo: userInfo, dates: dateDecodingStrategy).decodeValue(T.self)
     }
 
     /// Parses `text` (strictly) and decodes it.
@@ -26,11 +30,14 @@ struct JSONValueDecoding: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let userInfoStorage: [CodingUserInfoKey: any Sendable]
+    let dates: DateDecodingStrategy
 
-    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(value: JSONValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable],
+         dates: DateDecodingStrategy = .iso8601) {
         self.value = value
         self.codingPath = codingPath
         self.userInfoStorage = userInfo
+        self.dates = dates
     }
 
     var userInfo: [CodingUserInfoKey: Any] { userInfoStorage }
@@ -48,7 +55,7 @@ struct JSONValueDecoding: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { JSONValueSingleContainer(decoder: self) }
 
     func child(_ value: JSONValue, _ key: any CodingKey) -> JSONValueDecoding {
-        JSONValueDecoding(value: value, codingPath: codingPath + [key], userInfo: userInfoStorage)
+        JSONValueDecoding(value: value, codingPath: codingPath + [key], userInfo: userInfoStorage, dates: dates)
     }
 
     /// Decodes `T`, reading Foundation's special types from their JSON spelling.
@@ -89,6 +96,25 @@ struct JSONValueDecoding: Decoder {
     }
 
     func decodeDate() throws -> Date {
+        switch dates {
+        case .iso8601: return try decodeISO8601Date()
+        case .secondsSince1970: return Date(timeIntervalSince1970: try epochNumber())
+        case .millisecondsSince1970: return Date(timeIntervalSince1970: try epochNumber() / 1000)
+        case .formatted(let parse):
+            guard case .string(let s) = value else { throw JSONValueDecoding.mismatch(at: codingPath, expected: "a date string", found: value) }
+            if let d = parse(s) { return d }
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: JSONValueDecoding.at(codingPath) + "\(JSONValueDecoding.describeValue(value)) is not a date in the expected format"))
+        }
+    }
+
+    private func epochNumber() throws -> Double {
+        guard case .number = value, let n = Double(value.serialized()) else {
+            throw JSONValueDecoding.mismatch(at: codingPath, expected: "a number of seconds or milliseconds since 1970", found: value)
+        }
+        return n
+    }
+
+    func decodeISO8601Date() throws -> Date {
         guard case .string(let s) = value else { throw JSONValueDecoding.mismatch(at: codingPath, expected: "an ISO 8601 date string", found: value) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -7,7 +7,10 @@ public enum EnforcementMode: String, Sendable, Hashable, CaseIterable {
     case serverStrict
     /// A server is asked for the schema but may still return output that does not fit: validate it.
     case serverBestEffort
-    /// Nothing enforces the schema: the output is free text, to be validated.
+    /// Nothing enforces the schema while it is generated, but the value returned passed the validator
+    /// (a server backend that was not probed, or does not enforce: prompt, early abort, retries).
+    case validatedOnly
+    /// Nothing enforces or checks the schema: free text, or a local response with `useMask: false`.
     case none
 
     /// True when a completed output fits the schema without checking it.

@@ -24,8 +24,10 @@ public struct JSONStreamMonitor: Sendable {
 
     private enum Lead: Sendable { case whitespace, fence, value }
 
-    private var recognizer: ReferenceRecognizer?
-    private let initial: ReferenceRecognizer?
+    private var recognizer: (any StreamRecognizer)?
+    /// Whether a recognizer was given (kept apart so that no second copy of the recognizer is held: a
+    /// shared copy would make the first fed byte duplicate the matcher's buffers).
+    private let hasRecognizer: Bool
     private var lead: Lead = .whitespace
     private var fenceLine: [UInt8] = []
     private var fencesSkipped = 0
@@ -35,14 +37,15 @@ public struct JSONStreamMonitor: Sendable {
     /// The bytes of the value itself (no leading whitespace or fence, nothing after its end).
     public private(set) var valueBytes: [UInt8] = []
 
-    /// `recognizer`: a fresh recognizer for the schema's grammar, or nil for "collect only".
-    public init(recognizer: ReferenceRecognizer?) {
+    /// `recognizer`: a fresh recognizer for the schema's grammar (`SchemaStreamRecognizer`, or a
+    /// `ReferenceRecognizer` for grammars without member sets), or nil for "collect only".
+    public init(recognizer: (any StreamRecognizer)?) {
         self.recognizer = recognizer
-        self.initial = recognizer
+        hasRecognizer = recognizer != nil
     }
 
     /// Whether the monitor can abort early (it has a recognizer).
-    public var canAbortEarly: Bool { initial != nil }
+    public var canAbortEarly: Bool { hasRecognizer }
 
     /// The value is a complete sentence of the schema's grammar (always false without a recognizer).
     public var valueCanEnd: Bool { recognizer?.canTerminate ?? false }
@@ -90,17 +93,17 @@ public struct JSONStreamMonitor: Sendable {
     private mutating func accept(_ b: UInt8) { acceptAt(b, offset: bytesSeen) }
 
     private mutating func acceptAt(_ b: UInt8, offset: Int) {
-        guard var r = recognizer else {
+        guard hasRecognizer else {
             valueBytes.append(b)
             return
         }
-        if r.feed(b) {
+        // Mutated in place through `recognizer!` (a local copy would copy the matcher at every byte).
+        if recognizer!.feed(b) {
             valueBytes.append(b)
-            if r.mustTerminate { state = .complete }
+            if recognizer!.nothingCanFollow() { state = .complete }
         } else {
-            state = r.canTerminate ? .complete : .impossible(offset: offset)
+            state = recognizer!.canTerminate ? .complete : .impossible(offset: offset)
         }
-        recognizer = r
     }
 
     /// ```` ``` ```` then letters, digits, `-`, `+`, `_` (a language tag), up to 20 bytes.
@@ -121,7 +124,7 @@ public struct JSONStreamMonitor: Sendable {
     /// The value text when the stream ended without a recognizer: trailing whitespace and a closing fence
     /// removed. With a recognizer, the value bytes are exact already.
     public var finalValueBytes: [UInt8] {
-        guard initial == nil else { return valueBytes }
+        guard !hasRecognizer else { return valueBytes }
         var v = valueBytes[...]
         func trimSpace() { while let l = v.last, l == 0x20 || l == 0x0A || l == 0x0D || l == 0x09 { v = v.dropLast() } }
         trimSpace()

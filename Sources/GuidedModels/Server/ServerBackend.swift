@@ -10,6 +10,10 @@ import GuidedSchema
 /// caller declares better) only in the prompt. Unless the server is strict, the streamed text is fed byte by
 /// byte to an exact recognizer of the schema's grammar and the stream is cancelled at the first byte no
 /// valid value can have; the next attempt (at most `maximumRetries`) tells the model what was wrong.
+///
+/// The recognizer's grammar lets object members come in any order (`PropertyOrder.memberSets`, read by
+/// `SchemaStreamRecognizer`): JSON Schema does not order members, so a server's `{"b":…,"a":…}` for a
+/// schema declaring `a` first is valid and must not be cancelled.
 public struct ServerBackend: Sendable {
     public var client: ChatClient
     public var model: String
@@ -32,14 +36,27 @@ public struct ServerBackend: Sendable {
 
     /// A value for `messages` that fits `schema`, or `ServerBackendError.noValidOutput` listing every attempt.
     public func generate(schema: JSONValue, messages: [ChatMessage]) async throws(ServerBackendError) -> ServerGeneration {
+        try await generate(schema: schema, messages: messages, onText: nil)
+    }
+
+    /// The options of the early-abort recognizer's grammar. Whitespace is unbounded: the recognizer judges
+    /// what a server wrote, it generates nothing. Members in any order, as the validator accepts them.
+    public static let recognizerCompileOptions = JSONSchemaCompileOptions(whitespace: .unbounded, propertyOrder: .memberSets)
+
+    /// The exact recognizer the stream is watched with, or nil when the schema cannot be compiled exactly
+    /// (a refused keyword): the value is then only validated at the end, with no early abort.
+    public static func recognizer(for schema: JSONValue) -> SchemaStreamRecognizer? {
+        guard let grammar = try? JSONSchemaCompiler.compile(schema, options: recognizerCompileOptions) else { return nil }
+        return try? SchemaStreamRecognizer(grammar)
+    }
+
+    /// `generate`, reporting the text of the current attempt as it streams: `onText(valueBytes, chunks)`
+    /// after each content chunk, with the value's bytes so far (leading whitespace and fence skipped). A
+    /// retry starts a new attempt, so the text reported can start again from nothing.
+    func generate(schema: JSONValue, messages: [ChatMessage],
+                  onText: (@Sendable ([UInt8], Int) -> Void)?) async throws(ServerBackendError) -> ServerGeneration {
         let validator = JSONSchemaValidator(schema: schema, options: .init(formatAssertion: true))
-        // Whitespace is unbounded here: the recognizer judges what a server wrote, it generates nothing.
-        let recognizer: ReferenceRecognizer? = {
-            guard enforcement != .serverStrict,
-                  let grammar = try? JSONSchemaCompiler.compile(schema, options: .init(whitespace: .unbounded))
-            else { return nil }
-            return try? ReferenceRecognizer(grammar)
-        }()
+        let recognizer = enforcement == .serverStrict ? nil : Self.recognizer(for: schema)
         var conversation = messages
         if enforcement != .serverStrict {
             conversation.insert(.system(SchemaPrompt.instruction(for: schema)), at: 0)
@@ -47,7 +64,7 @@ public struct ServerBackend: Sendable {
         var attempts: [ServerAttempt] = []
         for _ in 0...maximumRetries {
             let (attempt, value, valueText) = try await attemptOnce(conversation, schema: schema, validator: validator,
-                                                                     recognizer: recognizer)
+                                                                     recognizer: recognizer, onText: onText)
             attempts.append(attempt)
             if let value, attempt.outcome == .valid {
                 return ServerGeneration(value: value, text: valueText, enforcement: enforcement, attempts: attempts)
@@ -59,7 +76,8 @@ public struct ServerBackend: Sendable {
     }
 
     private func attemptOnce(_ messages: [ChatMessage], schema: JSONValue, validator: JSONSchemaValidator,
-                             recognizer: ReferenceRecognizer?) async throws(ServerBackendError)
+                             recognizer: SchemaStreamRecognizer?,
+                             onText: (@Sendable ([UInt8], Int) -> Void)?) async throws(ServerBackendError)
         -> (ServerAttempt, JSONValue?, String)
     {
         let request = ChatRequest(
@@ -76,7 +94,9 @@ public struct ServerBackend: Sendable {
                 guard let content = chunk.choices.first?.content, !content.isEmpty else { continue }
                 chunks += 1
                 text.append(contentsOf: content.utf8)
-                if monitor.feed(content.utf8) != .reading { break reading }
+                let state = monitor.feed(content.utf8)
+                onText?(monitor.valueBytes, chunks)
+                if state != .reading { break reading }
             }
         } catch let e as ChatClientError {
             throw .client(e)

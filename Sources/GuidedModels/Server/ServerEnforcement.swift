@@ -1,8 +1,8 @@
 /// How a server backend makes its output fit a schema, as configured or as `schema-check` measured it.
 ///
-/// The raw values are the names of the session's `EnforcementMode` cases (`serverStrict`,
-/// `serverBestEffort`, `none`), so the two map one to one by raw value; `tokenMask` has no server
-/// counterpart. Until a server has been probed (`schema-check`) or the caller declares otherwise, a server
+/// `EnforcementMode(_:)` names it for a session: `serverStrict` and `serverBestEffort` keep their names,
+/// `none` becomes `validatedOnly` (the backend validates every value it returns); `tokenMask` has no
+/// server counterpart. Until a server has been probed (`schema-check`) or the caller declares otherwise, a server
 /// backend assumes `.none`.
 public enum ServerEnforcement: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The server enforces the schema in its dialect (measured: every probe enforced). Its output is still

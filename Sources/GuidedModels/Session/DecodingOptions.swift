@@ -1,7 +1,10 @@
 import GuidedGrammar
 import GuidedMask
 
-/// How a session generates one response. Every option is honoured or refused, never ignored.
+/// How a session generates one response. On a local engine every option is honoured or refused, never
+/// ignored. Over a server, `maximumResponseTokens` is the request's `max_tokens`, `stopStrings` and
+/// `useMask: false` are refused, and the rest shape local decoding only: sampling is the `ServerBackend`'s
+/// own (`sampling`; the chat API has no seed), and the schema goes into the prompt unless the server is strict.
 ///
 /// The pipeline per sampled token is: grammar mask first, then `sampling` (temperature, top-k, top-p,
 /// min-p, in that order — see `SamplingParameters`), drawn with a `SplitMix64Generator` seeded by `seed`:

@@ -59,7 +59,7 @@ public final class GrammarCompilationCache: Sendable {
         do {
             g = try JSONSchemaCompiler.compile(schema, options: options)
         } catch {
-            throw .schemaRefused(error.description)
+            throw .schemaRefused(error)
         }
         grammars.withLock { $0[key] = g }
         return g

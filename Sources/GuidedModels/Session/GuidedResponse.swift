@@ -8,13 +8,16 @@ public struct GuidedResponse<Content: Sendable>: Sendable {
     public var jsonValue: JSONValue?
     /// The exact generated text.
     public var rawText: String
-    /// Generated token ids (forced and sampled).
+    /// Generated token ids (forced and sampled); empty over a server, which streams text only.
     public var tokens: [Int]
     /// How many of `tokens` the grammar forced (appended without sampling).
     public var forcedTokenCount: Int
     /// How the output was kept to the schema.
     public var enforcement: EnforcementMode
+    /// Why generation ended (a server's response reports `.endOfSequence`: its stop is not observed).
     public var stopReason: DecodeOutcome.StopReason
+    /// Over a server, every request made, the successful one last (retries show here); empty locally.
+    public var attempts: [ServerAttempt] = []
 }
 
 /// One streaming snapshot: the partial value the tolerant parser reads from the text so far, the text,

@@ -4,109 +4,154 @@ import GuidedMask
 import GuidedSchema
 import GuidedTokenizers
 
-/// Generates structured values from a prompt on a backend that yields logits, in the shape Swift
-/// developers know from FoundationModels — `respond(to:generating:)`, `streamResponse`, snapshots — under
-/// names of its own, so both can be imported.
+/// Generates structured values from a prompt, over a local engine that yields logits or over a chat
+/// server, in the shape Swift developers know from FoundationModels — `respond(to:generating:)`,
+/// `streamResponse`, snapshots — under names of its own, so both can be imported.
 ///
 /// ```swift
-/// let session = GuidedSession(backend: backend, tokenizer: tokenizer, instructions: "You plan trips.")
-/// let trip = try await session.respond(to: "A weekend in Paris", generating: Trip.self).content
+/// let local = GuidedSession(backend: backend, tokenizer: tokenizer, instructions: "You plan trips.")
+/// let remote = GuidedSession(server: ServerBackend(client: client, model: "qwen"), instructions: "You plan trips.")
+/// let trip = try await local.respond(to: "A weekend in Paris", generating: Trip.self)
+/// print(trip.enforcement)   // .tokenMask locally; .serverStrict, .serverBestEffort or .validatedOnly remotely
 /// ```
 ///
-/// With `.tokenMask` enforcement (every `LogitsBackend`), a returned value always fits the schema: the
-/// grammar masks every step, end tokens are allowed only where the value is complete, and a budget that
-/// runs out first throws `incompleteOutput` with the partial value instead of returning a truncated one.
-/// Each response starts a new backend context (no transcript is kept).
+/// Over a `LogitsBackend` (`.tokenMask`), a returned value always fits the schema: the grammar masks every
+/// step, end tokens are allowed only where the value is complete, and a budget that runs out first throws
+/// `incompleteOutput` with the partial value instead of returning a truncated one. Over a `ServerBackend`,
+/// a returned value has passed the validator whatever the server enforces; the stream is cancelled at the
+/// first byte no valid value can have and retried (`GuidedSessionError.server` lists every attempt when
+/// none fits). Each response starts afresh (no transcript is kept).
 public final class GuidedSession: Sendable {
-    public let backend: any LogitsBackend
-    public let tokenizer: Tokenizer
-    public let instructions: String?
-    public let template: PromptTemplate
-    public let cache: GrammarCompilationCache
-    /// The vocabulary prepared for masking, built in the background from `init`.
-    private let index: Task<VocabularyIndex, any Error>
-
-    public init(backend: any LogitsBackend, tokenizer: Tokenizer, instructions: String? = nil,
-                template: PromptTemplate = .chatML, cache: GrammarCompilationCache = .shared) {
-        self.backend = backend
-        self.tokenizer = tokenizer
-        self.instructions = instructions
-        self.template = template
-        self.cache = cache
-        let vocabulary = backend.vocabulary
-        index = Task.detached(priority: .userInitiated) { try VocabularyIndex(vocabulary) }
+    /// The engine a session runs on: one case per kind of backend.
+    enum Engine: Sendable {
+        case local(LocalEngine)
+        case server(ServerEngine)
     }
 
-    /// The backend's capabilities (`.tokenMask` enforcement for local logits).
+    let engine: Engine
+    public let instructions: String?
+    public let cache: GrammarCompilationCache
+
+    /// A session over a local engine: `tokenizer` encodes the prompt rendered by `template`.
+    public init(backend: any LogitsBackend, tokenizer: Tokenizer, instructions: String? = nil,
+                template: PromptTemplate = .chatML, cache: GrammarCompilationCache = .shared) {
+        self.instructions = instructions
+        self.cache = cache
+        engine = .local(LocalEngine(backend: backend, tokenizer: tokenizer, instructions: instructions,
+                                    template: template, cache: cache))
+    }
+
+    /// A session over a chat server: `instructions` become the system message. The server's chat template
+    /// and tokenizer apply; `cache` is unused (kept for symmetry, the server compiles nothing here).
+    public init(server: ServerBackend, instructions: String? = nil, cache: GrammarCompilationCache = .shared) {
+        self.instructions = instructions
+        self.cache = cache
+        engine = .server(ServerEngine(backend: server, instructions: instructions))
+    }
+
+    /// The backend the session generates with (`any LogitsBackend` or a `ServerBackend`).
+    public var backend: any GuidedBackend {
+        switch engine {
+        case .local(let l): return l.backend
+        case .server(let s): return s.backend
+        }
+    }
+
+    /// The tokenizer of a local session; nil over a server.
+    public var tokenizer: Tokenizer? {
+        if case .local(let l) = engine { return l.tokenizer }
+        return nil
+    }
+
+    /// The prompt template of a local session; nil over a server (the server applies its own).
+    public var template: PromptTemplate? {
+        if case .local(let l) = engine { return l.template }
+        return nil
+    }
+
+    /// The backend's capabilities (`.tokenMask` enforcement for local logits; for a server, what it was
+    /// configured or measured to enforce).
     public var capabilities: BackendCapabilities { backend.capabilities }
 
-    /// The vocabulary index the masks are computed over.
+    private func local(_ call: String) throws(GuidedSessionError) -> LocalEngine {
+        guard case .local(let l) = engine else { throw .unsupportedOnServer(call) }
+        return l
+    }
+
+    /// The vocabulary index the masks are computed over (local sessions only).
     public func vocabularyIndex() async throws -> VocabularyIndex {
-        do { return try await index.value } catch { throw GuidedSessionError.grammarCompile("vocabulary: \(error)") }
+        try await local("vocabularyIndex()").vocabularyIndex()
     }
 
     // MARK: Prewarm
 
-    /// Compiles the grammar of `type` in the background so that the first response starts at once.
+    /// Compiles the grammar of `type` in the background so that the first response starts at once (a
+    /// server session has nothing to compile ahead: it returns at once).
     public func prewarm<T: GuidedGenerable>(for type: T.Type, options: DecodingOptions = DecodingOptions()) async throws {
         try await prewarm(schema: Self.schema(of: type), options: options)
     }
 
     public func prewarm(schema: JSONValue, options: DecodingOptions = DecodingOptions()) async throws {
+        guard case .local(let l) = engine else { return }
         let grammar = try cache.grammar(forSchema: schema, options: options.schemaCompilation)
-        cache.prewarm(grammar, vocabulary: try await vocabularyIndex())
+        cache.prewarm(grammar, vocabulary: try await l.vocabularyIndex())
     }
 
     // MARK: Respond
 
-    /// Generates a value of `type` (its `outputSchema`, exported as standard JSON Schema).
+    /// Generates a value of `type` (its `outputSchema`, exported as standard JSON Schema), decoded with
+    /// `decoder` (its `dateDecodingStrategy` says how dates are read).
     public func respond<T: GuidedGenerable & Sendable>(to prompt: String, generating type: T.Type,
-                                                       options: DecodingOptions = DecodingOptions()) async throws -> GuidedResponse<T> {
-        try await generate(prompt, schema: Self.schema(of: type), options: options, onToken: nil) { value in
-            try Self.decode(type, value)
+                                                       options: DecodingOptions = DecodingOptions(),
+                                                       decoder: JSONValueDecoder = JSONValueDecoder()) async throws -> GuidedResponse<T> {
+        try await generate(prompt, schema: Self.schema(of: type), options: options, onText: nil) { value in
+            try Self.decode(type, value, decoder)
         }
     }
 
     /// Generates a JSON value for a JSON Schema.
     public func respond(to prompt: String, schema: JSONValue,
                         options: DecodingOptions = DecodingOptions()) async throws -> GuidedResponse<JSONValue> {
-        try await generate(prompt, schema: schema, options: options, onToken: nil) { $0 }
+        try await generate(prompt, schema: schema, options: options, onText: nil) { $0 }
     }
 
-    /// Generates free text (no schema, no mask).
+    /// Generates free text (no schema, no mask; local sessions only).
     public func respondText(to prompt: String, options: DecodingOptions = DecodingOptions()) async throws -> GuidedResponse<String> {
-        let outcome = try await decode(prompt, grammar: nil, schemaText: nil, options: options, onToken: nil)
+        let l = try local("respondText")
+        let outcome = try l.decode(prompt, grammar: nil, schemaText: nil, options: options, onToken: nil)
         return GuidedResponse(content: outcome.text, jsonValue: try? JSONParser.parse(outcome.text), rawText: outcome.text,
                               tokens: outcome.tokens, forcedTokenCount: 0, enforcement: .none, stopReason: outcome.stopReason)
     }
 
     /// The raw decode: tokens, bytes, forced/sampled counts and (with `measureBackend`) the time spent in
     /// the backend, without parsing or decoding the value. `schema == nil` or `options.useMask == false`
-    /// decodes free text. For benchmarks and tools that judge the output themselves.
+    /// decodes free text. For benchmarks and tools that judge the output themselves (local sessions only).
     public func decodeOutcome(to prompt: String, schema: JSONValue?, options: DecodingOptions = DecodingOptions(),
                               measureBackend: Bool = false) async throws -> DecodeOutcome {
+        let l = try local("decodeOutcome")
         var compiled: CompiledGrammar?
-        if let schema, options.useMask {
-            let grammar = try cache.grammar(forSchema: schema, options: options.schemaCompilation)
-            do {
-                compiled = try await cache.compiledGrammar(grammar, vocabulary: try await vocabularyIndex())
-            } catch let e as GuidedSessionError { throw e } catch { throw GuidedSessionError.grammarCompile("\(error)") }
-        }
+        if let schema { compiled = try await l.compiled(schema, options: options) }
         let schemaText = options.includeSchemaInPrompt ? schema?.serialized() : nil
-        let tokens = try promptTokens(prompt, schemaText: schemaText)
-        guard !tokens.isEmpty else { throw GuidedSessionError.backend("the prompt encodes to no tokens") }
-        return try Self.runLoop(backend, options: options, grammar: compiled, prompt: tokens,
-                                measureBackend: measureBackend, onToken: nil)
+        return try l.decode(prompt, grammar: compiled, schemaText: schemaText, options: options,
+                            measureBackend: measureBackend, onToken: nil)
+    }
+
+    /// The prompt's tokens: instructions (plus the schema, when asked) and prompt through the template
+    /// (local sessions only).
+    public func promptTokens(_ prompt: String, schemaText: String?) throws -> [Int] {
+        try local("promptTokens").promptTokens(prompt, schemaText: schemaText)
     }
 
     // MARK: Stream
 
     /// Streams snapshots while generating a value of `type`; the last snapshot holds the final value.
+    /// Over a server, a snapshot follows each streamed chunk, and a retried attempt starts its text again.
     public func streamResponse<T: GuidedGenerable & Sendable>(to prompt: String, generating type: T.Type,
-                                                              options: DecodingOptions = DecodingOptions()) -> GuidedResponseStream<T> {
-        stream { session, onToken in
-            try await session.generate(prompt, schema: Self.schema(of: type), options: options, onToken: onToken) { value in
-                try Self.decode(type, value)
+                                                              options: DecodingOptions = DecodingOptions(),
+                                                              decoder: JSONValueDecoder = JSONValueDecoder()) -> GuidedResponseStream<T> {
+        stream { session, onText in
+            try await session.generate(prompt, schema: Self.schema(of: type), options: options, onText: onText) { value in
+                try Self.decode(type, value, decoder)
             }
         }
     }
@@ -114,8 +159,8 @@ public final class GuidedSession: Sendable {
     /// Streams snapshots while generating a JSON value for a JSON Schema.
     public func streamResponse(to prompt: String, schema: JSONValue,
                                options: DecodingOptions = DecodingOptions()) -> GuidedResponseStream<JSONValue> {
-        stream { session, onToken in
-            try await session.generate(prompt, schema: schema, options: options, onToken: onToken) { $0 }
+        stream { session, onText in
+            try await session.generate(prompt, schema: schema, options: options, onText: onText) { $0 }
         }
     }
 
@@ -151,61 +196,23 @@ public final class GuidedSession: Sendable {
         }
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {
-        do { return try JSONValueDecoder().decode(type, from: value) } catch {
+    static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue,
+                                     _ decoder: JSONValueDecoder = JSONValueDecoder()) throws -> T {
+        do { return try decoder.decode(type, from: value) } catch {
             throw GuidedSessionError.typeDecoding("\(T.self): \(error)")
         }
     }
 
     private func generate<C: Sendable>(_ prompt: String, schema: JSONValue, options: DecodingOptions,
-                                       onToken: (@Sendable ([UInt8], Int) -> Void)?,
+                                       onText: (@Sendable ([UInt8], Int) -> Void)?,
                                        convert: (JSONValue) throws -> C) async throws -> GuidedResponse<C> {
-        let schemaText = options.includeSchemaInPrompt ? schema.serialized() : nil
-        var compiled: CompiledGrammar?
-        if options.useMask {
-            let grammar = try cache.grammar(forSchema: schema, options: options.schemaCompilation)
-            do {
-                compiled = try await cache.compiledGrammar(grammar, vocabulary: try await vocabularyIndex())
-            } catch let e as GuidedSessionError { throw e } catch { throw GuidedSessionError.grammarCompile("\(error)") }
+        let output: EngineOutput
+        switch engine {
+        case .local(let l): output = try await l.generate(prompt, schema: schema, options: options, onToken: onText)
+        case .server(let s): output = try await s.generate(prompt, schema: schema, options: options, onText: onText)
         }
-        let outcome = try await decode(prompt, grammar: compiled, schemaText: schemaText, options: options, onToken: onToken)
-        let text = outcome.text
-        let value: JSONValue
-        do { value = try JSONParser.parse(text) } catch {
-            // Only reachable without the mask: the grammar admits complete JSON values only.
-            throw GuidedSessionError.incompleteOutput(reason: .tokenBudget, partial: (try? PartialJSONParser.parse(text))?.value,
-                                                      text: text, tokenCount: outcome.tokens.count)
-        }
-        return GuidedResponse(content: try convert(value), jsonValue: value, rawText: text, tokens: outcome.tokens,
-                              forcedTokenCount: outcome.forcedTokenCount,
-                              enforcement: options.useMask ? .tokenMask : .none, stopReason: outcome.stopReason)
-    }
-
-    /// The prompt's tokens: instructions (plus the schema, when asked) and prompt through the template.
-    public func promptTokens(_ prompt: String, schemaText: String?) throws -> [Int] {
-        var system = instructions
-        if let schemaText {
-            let line = "Respond with JSON that matches this JSON Schema:\n\(schemaText)"
-            system = system.map { "\($0)\n\n\(line)" } ?? line
-        }
-        do { return try tokenizer.encode(template.render(system, prompt), recognizeSpecialTokens: true) } catch {
-            throw GuidedSessionError.backend("cannot encode the prompt: \(error)")
-        }
-    }
-
-    func decode(_ prompt: String, grammar: CompiledGrammar?, schemaText: String?, options: DecodingOptions,
-                onToken: (@Sendable ([UInt8], Int) -> Void)?) async throws -> DecodeOutcome {
-        let tokens = try promptTokens(prompt, schemaText: schemaText)
-        guard !tokens.isEmpty else { throw GuidedSessionError.backend("the prompt encodes to no tokens") }
-        return try Self.runLoop(backend, options: options, grammar: grammar, prompt: tokens, onToken: onToken)
-    }
-
-    static func runLoop<B: LogitsBackend>(_ backend: B, options: DecodingOptions, grammar: CompiledGrammar?, prompt: [Int],
-                                          measureBackend: Bool = false,
-                                          onToken: (@Sendable ([UInt8], Int) -> Void)?) throws -> DecodeOutcome {
-        var loop = DecodeLoop(backend: backend, options: options, grammar: grammar)
-        loop.measureBackend = measureBackend
-        loop.onToken = onToken
-        return try loop.run(prompt: prompt)
+        return GuidedResponse(content: try convert(output.value), jsonValue: output.value, rawText: output.text,
+                              tokens: output.tokens, forcedTokenCount: output.forcedTokenCount,
+                              enforcement: output.enforcement, stopReason: output.stopReason, attempts: output.attempts)
     }
 }

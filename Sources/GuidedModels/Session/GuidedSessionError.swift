@@ -1,3 +1,5 @@
+import GuidedGrammar
+import GuidedMask
 import GuidedSchema
 
 /// Why a session could not return a response.
@@ -13,12 +15,17 @@ public enum GuidedSessionError: Error, Sendable, CustomStringConvertible {
     /// The output ended before it was a complete value of the schema. Carries what was generated and the
     /// partial value the tolerant parser reads from it (nil when not even a prefix of a value was produced).
     case incompleteOutput(reason: IncompleteReason, partial: JSONValue?, text: String, tokenCount: Int)
-    /// The schema cannot be enforced exactly (the compiler refused it, naming the keyword).
-    case schemaRefused(String)
+    /// The schema cannot be enforced exactly: the compiler's error, with its kind, keyword and pointer.
+    case schemaRefused(JSONSchemaCompileError)
     /// The Swift type's schema could not be derived or exported.
     case schemaUnavailable(String)
-    /// The grammar could not be compiled against the vocabulary.
-    case grammarCompile(String)
+    /// The grammar could not be compiled against the vocabulary (or the vocabulary could not be indexed).
+    case grammarCompile(GrammarCompileError)
+    /// The server backend produced no valid value (every attempt is listed) or its request failed.
+    case server(ServerBackendError)
+    /// The call needs a local logits backend (token ids, free text, prompt tokens) and the session runs
+    /// over a server.
+    case unsupportedOnServer(String)
     /// The backend failed.
     case backend(String)
     /// The mask engine failed closed (limits), or a sampling parameter was invalid.
@@ -33,7 +40,9 @@ public enum GuidedSessionError: Error, Sendable, CustomStringConvertible {
             return "incomplete output after \(n) tokens (\(why)): \(text.debugDescription); partial value \(partial.map { $0.serialized() } ?? "none")"
         case .schemaRefused(let m): return "schema refused: \(m)"
         case .schemaUnavailable(let m): return "schema unavailable: \(m)"
-        case .grammarCompile(let m): return "grammar compile failed: \(m)"
+        case .grammarCompile(let e): return "grammar compile failed: \(e)"
+        case .server(let e): return "server: \(e)"
+        case .unsupportedOnServer(let call): return "\(call) needs a local logits backend; this session runs over a server"
         case .backend(let m): return "backend failed: \(m)"
         case .decoding(let m): return "decoding failed: \(m)"
         case .typeDecoding(let m): return "could not decode the value: \(m)"

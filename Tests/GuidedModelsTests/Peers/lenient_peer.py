@@ -15,6 +15,8 @@ personality, e.g. POST /strict/chat/completions:
   fixable   invalid on the first request of a conversation, {"name": "Ada", "age": 36} once the
             conversation contains a correction (a second user message).
   fenced    like fixable's good answer, inside a ```json fence with a sentence after it.
+  reordered a valid {"age": 36, "name": "Ada"}: members in the other order than a schema declaring
+            name first (JSON Schema does not order members; the early abort must not cancel it).
 
 Unknown models (name starting with "missing") get a 404 with an OpenAI error envelope. GET /__log?id=X
 returns the requests tagged X-Test-Id: X. Exits after --lifetime seconds or when its parent dies.
@@ -162,6 +164,8 @@ class Handler(BaseHTTPRequestHandler):
             text = json.dumps(jsonmode_answer(schema)) if rf.get("type") == "json_object" else "Beijing is the capital."
         elif mode == "abort":
             text = '{"name": "Ada", "invented": "' + "x" * 160 + '"}'
+        elif mode == "reordered":
+            text = '{"age": 36, "name": "Ada"}'
         elif mode in ("fixable", "fenced"):
             corrected = sum(1 for m in body.get("messages", []) if m.get("role") == "user") > 1
             if mode == "fenced":
