@@ -1,0 +1,292 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import GuidedModels
+
+/// The client against a server that misbehaves on purpose (issue 25 item 6). Every case ends in one exact
+/// typed error within a bound derived from the configured timeouts: idle 0.5 s is asserted within 5 s,
+/// total 2-3 s within 10 s (generous: the machine is loaded). Memory is asserted through what the client
+/// holds: its limits are checked as bytes arrive, the server counts what it managed to send.
+@Suite("Client: hostile server", .serialized, .timeLimit(.minutes(3)))
+struct HostileServerTests {
+    /// The bound for cases the idle timeout (0.5 s) ends.
+    static let idleBound = 5.0
+    /// The bound for cases the total timeout (2 or 3 s) ends.
+    static let totalBound = 10.0
+
+    // MARK: Timeouts
+
+    @Test(arguments: Hostile.Mode.allCases)
+    func slowHeaders(_ mode: Hostile.Mode) async throws {
+        let server = try HostileServer { c in c.pause(20) }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), mode)
+        #expect(r.error == .timeout(failure: nil))
+        #expect(r.seconds < Self.idleBound)
+        #expect(server.attempts == 1)
+    }
+
+    @Test(arguments: Hostile.Mode.allCases)
+    func headersNeverFinished(_ mode: Hostile.Mode) async throws {
+        let server = try HostileServer { c in
+            c.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Half: ")
+            c.pause(20)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), mode)
+        #expect(r.error == .timeout(failure: nil))
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test func bodyStallsMidEvent() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            c.write(Hostile.event("a"))
+            c.write(#"data: {"choices":[{"index":0,"delta":{"content":"#)
+            c.pause(20)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        #expect(r.error == .timeout(failure: nil))
+        #expect(r.chunks == 1)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test func bodyStallsMidJSON() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Content-Length: \(Hostile.completion.utf8.count)"])
+            c.write(String(Hostile.completion.prefix(30)))
+            c.pause(20)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .complete)
+        #expect(r.error == .timeout(failure: nil))
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    /// Data keeps coming, so the idle timeout never fires: the total deadline must.
+    @Test func endlessStream() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            while c.isOpen, c.write(Hostile.event("x")) { c.pause(0.01) }
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server, idle: 0.5, total: 2), .stream)
+        #expect(r.error == .deadlineExceeded(seconds: 2))
+        #expect(r.chunks > 0)
+        #expect(r.seconds < Self.totalBound)
+    }
+
+    /// Keep-alive comments are activity too; they must not keep a stream alive past its deadline.
+    @Test func endlessKeepAlives() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            while c.isOpen, c.write(": ping\n") { c.pause(0.05) }
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server, idle: 0.5, total: 2), .stream)
+        #expect(r.error == .deadlineExceeded(seconds: 2))
+        #expect(r.chunks == 0)
+        #expect(r.seconds < Self.totalBound)
+    }
+
+    @Test func endlessBody() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Connection: close"])
+            c.write("[")
+            let piece = String(repeating: "1,", count: 512)
+            while c.isOpen, c.write(piece) { c.pause(0.01) }
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server, idle: 0.5, total: 2), .complete)
+        #expect(r.error == .deadlineExceeded(seconds: 2))
+        #expect(r.seconds < Self.totalBound)
+    }
+
+    // MARK: Size limits
+
+    /// 10 MB in one SSE line against the default 4 MiB event limit.
+    @Test func tenMegabyteLine() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            c.write("data: ")
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+            for _ in 0..<160 where c.write(piece) {}
+            c.write("\n\n")
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server, idle: 2, total: 10), .stream)
+        #expect(r.error == .eventTooLarge(limit: 4 << 20))
+        #expect(r.seconds < 20)
+    }
+
+    /// A 50 MB JSON body against a 1 MiB response limit, for a plain request and for a stream request the
+    /// server answers with JSON. The server could write only what the socket buffers take after the client
+    /// stopped reading: far less than the body.
+    @Test(arguments: Hostile.Mode.allCases)
+    func fiftyMegabyteBody(_ mode: Hostile.Mode) async throws {
+        let size = 50 << 20
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Content-Length: \(size)"])
+            c.write(#"{"pad":""#)
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+            for _ in 0..<(size / piece.count) where c.write(piece) {}
+        }
+        defer { server.stop() }
+        let limits = ChatLimits(maximumResponseBytes: 1 << 20)
+        let r = await Hostile.run(Hostile.client(server, idle: 2, total: 20, limits: limits), mode)
+        #expect(r.error == .responseTooLarge(limit: 1 << 20))
+        #expect(r.seconds < 20)
+        server.stop()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.bytesSent < 25 << 20)
+    }
+
+    // MARK: Broken framing
+
+    @Test func contentLengthLongerThanBody() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Content-Length: 10000"])
+            c.write(Hostile.completion)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .complete)
+        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.networkConnectionLost.rawValue)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test func contentLengthLongerThanStream() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: text/event-stream", "Content-Length: 10000"])
+            c.write(Hostile.event("a"))
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.networkConnectionLost.rawValue)
+        #expect(r.chunks == 1)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test(arguments: Hostile.Mode.allCases)
+    func brokenChunkedEncoding(_ mode: Hostile.Mode) async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: \(mode == .stream ? "text/event-stream" : "application/json")",
+                              "Transfer-Encoding: chunked"])
+            c.write("zz\r\nnot a chunk size\r\n")
+            c.pause(20)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), mode)
+        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.networkConnectionLost.rawValue)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test func streamClosedMidJSON() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            c.write(Hostile.event("a"))
+            c.write(#"data: {"choices":[{"index":0,"#)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        #expect(r.error == .streamIncomplete(reason:
+            "the stream ended after 1 event(s) with neither [DONE] nor a finish reason; its last event was cut off"))
+        #expect(r.chunks == 1)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    @Test func bodyClosedMidJSON() async throws {
+        let cut = String(Hostile.completion.prefix(40))
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Connection: close"])
+            c.write(cut)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .complete)
+        guard case .malformedResponse(let reason, let body)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(reason.hasPrefix("the body is not JSON"))
+        #expect(body == cut)
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    // MARK: Content that is not what the protocol says
+
+    @Test func invalidUTF8InAnEvent() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            c.write(Array(#"data: {"choices":[{"index":0,"delta":{"content":""#.utf8) + [0xFF, 0xC3, 0x28]
+                + Array(#""}}]}"#.utf8) + [0x0A, 0x0A])
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        guard case .malformedResponse(let reason, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(reason == "event 1 is not valid UTF-8")
+        #expect(r.chunks == 0)
+    }
+
+    @Test func invalidUTF8InABody() async throws {
+        let body = Array(#"{"choices":[{"index":0,"message":{"content":""#.utf8) + [0xFF] + Array(#""}}]}"#.utf8)
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: application/json", "Content-Length: \(body.count)"])
+            c.write(body)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .complete)
+        guard case .malformedResponse(let reason, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(reason.hasPrefix("the body is not JSON"))
+        #expect(reason.contains("UTF-8"))
+    }
+
+    @Test func eventsWithoutData() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            for i in 0..<3 { c.write("event: message\nid: \(i)\n\n") }
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        #expect(r.error == .streamIncomplete(reason: "the stream ended after 0 event(s) with neither [DONE] nor a finish reason"))
+    }
+
+    @Test func dataThatIsNotJSON() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            c.write("data: hello there\n\n")
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .stream)
+        guard case .malformedResponse(let reason, let body)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(reason.hasPrefix("event 1 is not JSON"))
+        #expect(body == "hello there")
+    }
+
+    static let html = "<!DOCTYPE html><html><body><h1>Sign in to the proxy</h1></body></html>"
+
+    @Test func htmlInsteadOfJSON() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: text/html; charset=utf-8", "Content-Length: \(Self.html.utf8.count)"])
+            c.write(Self.html)
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), .complete)
+        guard case .malformedResponse(let reason, let body)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(reason.hasPrefix("the body is not JSON"))
+        #expect(body == Self.html)
+    }
+
+    /// An HTML page that never ends: refused at its head, not read until the deadline.
+    @Test func htmlInsteadOfAStream() async throws {
+        let server = try HostileServer { c in
+            c.head("200 OK", ["Content-Type: text/html; charset=utf-8", "Connection: close"])
+            while c.isOpen, c.write(Self.html) { c.pause(0.05) }
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server, idle: 0.5, total: 30), .stream)
+        #expect(r.error == .malformedResponse(reason: "asked for a stream, got text/html; charset=utf-8", body: ""))
+        #expect(r.seconds < Self.idleBound)
+    }
+}
