@@ -62,7 +62,8 @@ public struct ChatClient: Sendable {
     }
 
     private func completeOnce(_ r: URLRequest) async throws(ChatClientError) -> ChatResponse {
-        let (head, body) = try await HTTPTransport.collect(r, timeouts: timeouts, limit: limits.maximumResponseBytes)
+        let (head, body) = try await HTTPTransport.collect(r, timeouts: timeouts, limit: limits.maximumResponseBytes,
+                                                            maximumReadAheadBytes: limits.maximumReadAheadBytes)
         let failure = HTTPFailure(status: head.status, headers: head.headers,
                                   body: Array(body.prefix(limits.maximumErrorBodyBytes)))
         guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
@@ -154,7 +155,8 @@ public struct ChatClient: Sendable {
             statistics.sawDone = decoder.sawDone
         }
         do {
-            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts) {
+            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts,
+                                                                 maximumReadAheadBytes: limits.maximumReadAheadBytes) {
                 switch part {
                 case .head(let h):
                     head = h

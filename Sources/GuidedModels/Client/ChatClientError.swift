@@ -39,6 +39,9 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The whole exchange took longer than `ChatTimeouts.total` (`seconds`), though data kept arriving (an
     /// endless stream). Silence longer than `ChatTimeouts.idle` is `.timeout(failure: nil)` instead.
     case deadlineExceeded(seconds: Double)
+    /// The reader fell more than `ChatLimits.maximumReadAheadBytes` (`limit`) behind the server; the
+    /// request was cancelled rather than buffer the difference.
+    case readAheadExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -63,6 +66,7 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .responseTooLarge(let limit): return "response larger than \(limit) bytes"
         case .eventTooLarge(let limit): return "stream line or event larger than \(limit) bytes"
         case .deadlineExceeded(let seconds): return "the exchange took longer than its \(seconds) s deadline"
+        case .readAheadExceeded(let limit): return "the reader fell more than \(limit) bytes behind the server"
         }
     }
 

@@ -10,11 +10,17 @@ public struct ChatLimits: Sendable, Equatable {
     /// with `ChatClientError.eventTooLarge`. Default 4 MiB: a chat chunk is a few hundred bytes, and even a
     /// whole answer sent as one event fits.
     public var maximumEventBytes: Int
+    /// Bytes the network delivered that the reader has not taken yet. URLSession has no back-pressure:
+    /// a server faster than the reader (a slow `onChunk`) would otherwise fill memory; past this the
+    /// exchange fails with `ChatClientError.readAheadExceeded`. Default 16 MiB, far above what a reader
+    /// that keeps up ever holds.
+    public var maximumReadAheadBytes: Int
 
     public init(maximumResponseBytes: Int = 64 << 20, maximumErrorBodyBytes: Int = 1 << 20,
-                maximumEventBytes: Int = 4 << 20) {
+                maximumEventBytes: Int = 4 << 20, maximumReadAheadBytes: Int = 16 << 20) {
         self.maximumResponseBytes = max(1, maximumResponseBytes)
         self.maximumErrorBodyBytes = max(0, maximumErrorBodyBytes)
         self.maximumEventBytes = max(1, maximumEventBytes)
+        self.maximumReadAheadBytes = max(1, maximumReadAheadBytes)
     }
 }

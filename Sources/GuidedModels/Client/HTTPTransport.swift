@@ -32,6 +32,30 @@ public struct ChatTimeouts: Sendable, Equatable {
     }
 }
 
+/// Bytes handed to the stream that its reader has not taken yet, and the failure once they were too many.
+final class ReadAheadCounter: Sendable {
+    private let state = Mutex((bytes: 0, failure: ChatClientError?.none))
+
+    /// Adds `n` delivered bytes; past `limit` records the failure and returns false.
+    func deliver(_ n: Int, limit: Int) -> Bool {
+        state.withLock { s in
+            s.bytes += n
+            if s.bytes > limit, s.failure == nil { s.failure = .readAheadExceeded(limit: limit) }
+            return s.failure == nil
+        }
+    }
+
+    /// Takes `n` bytes off the count; throws the recorded failure, so that the reader stops at once
+    /// instead of first working through everything still buffered.
+    func take(_ n: Int) throws(ChatClientError) {
+        let failure = state.withLock { s in
+            s.bytes -= n
+            return s.failure
+        }
+        if let failure { throw failure }
+    }
+}
+
 /// Feeds a URLSession data task's callbacks into an `AsyncThrowingStream`.
 ///
 /// This is what makes streaming incremental on Linux: swift-corelibs-foundation has no `bytes(for:)`, and
@@ -43,13 +67,17 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation
     let watchdog: HTTPWatchdog
     let maximumBodyBytes: Int?
+    let readAhead: ReadAheadCounter
+    let maximumReadAheadBytes: Int
     private let bodyBytes = Mutex(0)
 
     init(continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation, watchdog: HTTPWatchdog,
-         maximumBodyBytes: Int?) {
+         maximumBodyBytes: Int?, readAhead: ReadAheadCounter, maximumReadAheadBytes: Int) {
         self.continuation = continuation
         self.watchdog = watchdog
         self.maximumBodyBytes = maximumBodyBytes
+        self.readAhead = readAhead
+        self.maximumReadAheadBytes = maximumReadAheadBytes
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -80,6 +108,11 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return
             }
         }
+        if !readAhead.deliver(data.count, limit: maximumReadAheadBytes) {
+            continuation.finish(throwing: ChatClientError.readAheadExceeded(limit: maximumReadAheadBytes))
+            dataTask.cancel()
+            return
+        }
         continuation.yield(.bytes(data))
     }
 
@@ -97,11 +130,14 @@ enum HTTPTransport {
     /// Starts `request` on its own ephemeral session. Ending the iteration early (or cancelling the task
     /// that iterates) cancels the URLSession task; so does a passed timeout (the stream then throws
     /// `.timeout(failure: nil)` or `.deadlineExceeded`) and a body past `maximumBodyBytes`
-    /// (`.responseTooLarge`).
-    static func stream(_ request: URLRequest, timeouts: ChatTimeouts, maximumBodyBytes: Int? = nil)
-        -> AsyncThrowingStream<HTTPStreamPart, any Error>
+    /// (`.responseTooLarge`), or a reader more than `maximumReadAheadBytes` behind (`.readAheadExceeded`).
+    static func stream(_ request: URLRequest, timeouts: ChatTimeouts, maximumBodyBytes: Int? = nil,
+                       maximumReadAheadBytes: Int = ChatLimits().maximumReadAheadBytes)
+        -> AsyncThrowingMapSequence<AsyncThrowingStream<HTTPStreamPart, any Error>, HTTPStreamPart>
     {
-        AsyncThrowingStream { continuation in
+        let readAhead = ReadAheadCounter()
+        // The map runs as the reader takes each part: that is when its bytes stop counting as read-ahead.
+        return AsyncThrowingStream { continuation in
             let configuration = URLSessionConfiguration.ephemeral
             // Backstops, later than the watchdog's limits so that its typed errors come first.
             configuration.timeoutIntervalForRequest = timeouts.idle * 2 + 1
@@ -110,7 +146,8 @@ enum HTTPTransport {
             configuration.urlCache = nil
             let watchdog = HTTPWatchdog()
             let delegate = HTTPStreamDelegate(continuation: continuation, watchdog: watchdog,
-                                              maximumBodyBytes: maximumBodyBytes)
+                                              maximumBodyBytes: maximumBodyBytes, readAhead: readAhead,
+                                              maximumReadAheadBytes: maximumReadAheadBytes)
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             var timed = request
             timed.timeoutInterval = configuration.timeoutIntervalForRequest
@@ -129,17 +166,21 @@ enum HTTPTransport {
                 }
             }
             task.resume()
+        }.map { part in
+            if case .bytes(let d) = part { try readAhead.take(d.count) }
+            return part
         }
     }
 
     /// Reads a whole response; a body over `limit` bytes is `.responseTooLarge` (the task is cancelled).
-    static func collect(_ request: URLRequest, timeouts: ChatTimeouts, limit: Int)
+    static func collect(_ request: URLRequest, timeouts: ChatTimeouts, limit: Int, maximumReadAheadBytes: Int)
         async throws(ChatClientError) -> (HTTPResponseHead, [UInt8])
     {
         var head: HTTPResponseHead?
         var body: [UInt8] = []
         do {
-            for try await part in stream(request, timeouts: timeouts, maximumBodyBytes: limit) {
+            for try await part in stream(request, timeouts: timeouts, maximumBodyBytes: limit,
+                                         maximumReadAheadBytes: maximumReadAheadBytes) {
                 switch part {
                 case .head(let h): head = h
                 case .bytes(let d): body.append(contentsOf: d)

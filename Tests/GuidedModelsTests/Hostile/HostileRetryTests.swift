@@ -8,10 +8,11 @@ import Testing
 @Suite("Client: hostile server retries", .serialized, .timeLimit(.minutes(3)))
 struct HostileRetryTests {
     /// A server that answers every request with `status` (and `Retry-After` when given).
-    static func refusing(_ status: String, retryAfter: String?) throws -> HostileServer {
+    /// With `envelope` the body is an `{"error": …}` envelope (as OpenAI sends with 503), else plain text.
+    static func refusing(_ status: String, retryAfter: String?, envelope: Bool = true) throws -> HostileServer {
         try HostileServer { c in
-            let body = #"{"error":{"message":"busy","type":"overloaded"}}"#
-            var headers = ["Content-Type: application/json", "Content-Length: \(body.utf8.count)"]
+            let body = envelope ? #"{"error":{"message":"busy","type":"overloaded"}}"# : "Service Unavailable"
+            var headers = ["Content-Type: \(envelope ? "application/json" : "text/plain")", "Content-Length: \(body.utf8.count)"]
             if let retryAfter { headers.append("Retry-After: \(retryAfter)") }
             c.head(status, headers)
             c.write(body)
@@ -55,13 +56,15 @@ struct HostileRetryTests {
         #expect(r.seconds < 10)
     }
 
+    /// A 503 carrying an error envelope: it used to be classified `.server` and then not retried at all.
     @Test(arguments: Hostile.Mode.allCases)
     func unavailableWithRetryAfter(_ mode: Hostile.Mode) async throws {
         let server = try Self.refusing("503 Service Unavailable", retryAfter: "1")
         defer { server.stop() }
         let retry = RetryPolicy(maximumAttempts: 3, initialDelay: 0.01, maximumDelay: 5)
         let r = await Hostile.run(Hostile.client(server, retry: retry), mode)
-        guard case .http(let failure)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        guard case .server(let envelope, let failure?)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(envelope.message == "busy")
         #expect(failure.status == 503)
         #expect(failure.header("retry-after") == "1")
         #expect(server.attempts == 3)
@@ -71,12 +74,13 @@ struct HostileRetryTests {
 
     @Test(arguments: Hostile.Mode.allCases)
     func unavailableWithoutRetryAfter(_ mode: Hostile.Mode) async throws {
-        let server = try Self.refusing("503 Service Unavailable", retryAfter: nil)
+        let server = try Self.refusing("503 Service Unavailable", retryAfter: nil, envelope: false)
         defer { server.stop() }
         let retry = RetryPolicy(maximumAttempts: 3, initialDelay: 0.05, multiplier: 2, maximumDelay: 5)
         let r = await Hostile.run(Hostile.client(server, retry: retry), mode)
         guard case .http(let failure)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
         #expect(failure.status == 503)
+        #expect(failure.bodyText == "Service Unavailable")
         #expect(server.attempts == 3)
         #expect(r.seconds < 10)
     }

@@ -123,8 +123,9 @@ struct HostileServerTests {
     }
 
     /// A 50 MB JSON body against a 1 MiB response limit, for a plain request and for a stream request the
-    /// server answers with JSON. The server could write only what the socket buffers take after the client
-    /// stopped reading: far less than the body.
+    /// server answers with JSON. What the server manages to write is not asserted: swift-corelibs-foundation
+    /// keeps reading while a cancellation is processed (32 of the 50 MB were measured), outside the client's
+    /// reach; the client's own holding is bounded by the limit and by `maximumReadAheadBytes` (below).
     @Test(arguments: Hostile.Mode.allCases)
     func fiftyMegabyteBody(_ mode: Hostile.Mode) async throws {
         let size = 50 << 20
@@ -139,13 +140,40 @@ struct HostileServerTests {
         let r = await Hostile.run(Hostile.client(server, idle: 2, total: 20, limits: limits), mode)
         #expect(r.error == .responseTooLarge(limit: 1 << 20))
         #expect(r.seconds < 20)
-        server.stop()
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(server.bytesSent < 25 << 20)
+    }
+
+    /// A server far faster than its reader: 50 MB of valid events as fast as the socket takes them, read
+    /// by an `onChunk` that needs 5 ms per chunk. The client fails once it holds 1 MiB unread instead of
+    /// buffering the difference.
+    @Test func readerFallsBehind() async throws {
+        let server = try HostileServer { c in
+            c.eventStreamHead()
+            let events = Array(String(repeating: Hostile.event("x"), count: 512).utf8)
+            var sent = 0
+            while sent < 50 << 20, c.write(events) { sent += events.count }
+        }
+        defer { server.stop() }
+        let client = Hostile.client(server, idle: 2, total: 30, limits: ChatLimits(maximumReadAheadBytes: 1 << 20))
+        let start = Date()
+        var chunks = 0
+        var error: ChatClientError?
+        do throws(ChatClientError) {
+            _ = try await client.streamResponse(Hostile.request) { _ in
+                chunks += 1
+                usleep(5_000)
+            }
+        } catch let e {
+            error = e
+        }
+        #expect(error == .readAheadExceeded(limit: 1 << 20))
+        #expect(chunks > 0)
+        #expect(Date().timeIntervalSince(start) < 20)
     }
 
     // MARK: Broken framing
 
+    /// swift-corelibs-foundation reports curl's framing errors as `URLError.unknown` with curl's message;
+    /// the client passes both on (and does not retry: the failure is not known to be transient).
     @Test func contentLengthLongerThanBody() async throws {
         let server = try HostileServer { c in
             c.head("200 OK", ["Content-Type: application/json", "Content-Length: 10000"])
@@ -153,8 +181,9 @@ struct HostileServerTests {
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), .complete)
-        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
-        #expect(code == URLError.networkConnectionLost.rawValue)
+        guard case .transport(let code, let message)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.unknown.rawValue)
+        #expect(message.contains("bytes remaining"), "\(message)")
         #expect(r.seconds < Self.idleBound)
     }
 
@@ -165,8 +194,9 @@ struct HostileServerTests {
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), .stream)
-        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
-        #expect(code == URLError.networkConnectionLost.rawValue)
+        guard case .transport(let code, let message)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.unknown.rawValue)
+        #expect(message.contains("bytes remaining"), "\(message)")
         #expect(r.chunks == 1)
         #expect(r.seconds < Self.idleBound)
     }
@@ -181,8 +211,9 @@ struct HostileServerTests {
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), mode)
-        guard case .transport(let code, _)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
-        #expect(code == URLError.networkConnectionLost.rawValue)
+        guard case .transport(let code, let message)? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
+        #expect(code == URLError.unknown.rawValue)
+        #expect(message.contains("chunked"), "\(message)")
         #expect(r.seconds < Self.idleBound)
     }
 
