@@ -29,7 +29,6 @@ final class HostileServer: Sendable {
                 let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 if n <= 0 { return false }
                 offset += n
-                server.state.withLock { $0.bytesSent += n }
             }
             return true
         }
@@ -62,7 +61,6 @@ final class HostileServer: Sendable {
     private struct State {
         var stopped = false
         var attemptTimes: [Date] = []
-        var bytesSent = 0
     }
 
     let port: Int
@@ -107,8 +105,6 @@ final class HostileServer: Sendable {
     /// When each request arrived, in order.
     var attemptTimes: [Date] { state.withLock { $0.attemptTimes } }
     var attempts: Int { state.withLock { $0.attemptTimes.count } }
-    /// Body and head bytes the scripts managed to write, over all connections.
-    var bytesSent: Int { state.withLock { $0.bytesSent } }
 
     var isRunning: Bool { !state.withLock { $0.stopped } && Date() < deadline }
 

@@ -8,7 +8,8 @@ import Testing
 /// The client against a server that misbehaves on purpose (issue 25 item 6). Every case ends in one exact
 /// typed error within a bound derived from the configured timeouts: idle 0.5 s is asserted within 5 s,
 /// total 2-3 s within 10 s (generous: the machine is loaded). Memory is asserted through what the client
-/// holds: its limits are checked as bytes arrive, the server counts what it managed to send.
+/// holds: each limit (`ChatLimits`) is checked as bytes arrive and ends the call with its own error case;
+/// the parsers' byte counters are asserted in HostileParserLimitTests.
 @Suite("Client: hostile server", .serialized, .timeLimit(.minutes(3)))
 struct HostileServerTests {
     /// The bound for cases the idle timeout (0.5 s) ends.
