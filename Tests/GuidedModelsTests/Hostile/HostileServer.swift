@@ -51,6 +51,18 @@ final class HostileServer: Sendable {
         /// False once the server stopped or outlived its lifetime: loops in scripts test it.
         var isOpen: Bool { server.isRunning }
 
+        /// Waits until the client closed its end (or `atMost` seconds), whether or not the server stopped.
+        func awaitClientClose(atMost seconds: Double) {
+            let end = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while Date() < end {
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 50) > 0 else { continue }
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { return }
+            }
+        }
+
         /// Sleeps up to `seconds`, in steps of 20 ms, returning early once the server stopped.
         func pause(_ seconds: Double) {
             let end = Date().addingTimeInterval(seconds)

@@ -29,15 +29,34 @@ struct HostileServerTests {
         #expect(server.attempts == 1)
     }
 
+    /// The server holds the half head until the client hangs up: closing first would take the client
+    /// into the crash of `headersCutOffByClose` if its cancellation were still being processed.
     @Test(arguments: Hostile.Mode.allCases)
     func headersNeverFinished(_ mode: Hostile.Mode) async throws {
         let server = try HostileServer { c in
             c.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Half: ")
-            c.pause(20)
+            c.awaitClientClose(atMost: 30)
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), mode)
         #expect(r.error == .timeout(failure: nil))
+        #expect(r.seconds < Self.idleBound)
+    }
+
+    /// A head cut off by the server closing the connection: curl reports the transfer complete, and
+    /// swift-corelibs-foundation then stops the process (`NativeProtocol.swift:240: Fatal error: Transfer
+    /// completed, but there's no response.`, reproduced with the 6.3 toolchain in both modes). Nothing the
+    /// client does with URLSession can catch that; only a transport of its own would. Kept, disabled, as
+    /// the record of the case and the test to enable when the transport changes.
+    @Test(.disabled("crashes the process inside swift-corelibs-foundation; see the comment"),
+          arguments: Hostile.Mode.allCases)
+    func headersCutOffByClose(_ mode: Hostile.Mode) async throws {
+        let server = try HostileServer { c in
+            c.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Half: ")
+        }
+        defer { server.stop() }
+        let r = await Hostile.run(Hostile.client(server), mode)
+        guard case .transport? = r.error else { Issue.record("got \(String(describing: r.error))"); return }
         #expect(r.seconds < Self.idleBound)
     }
 
@@ -322,3 +341,4 @@ struct HostileServerTests {
         #expect(r.seconds < Self.idleBound)
     }
 }
+
