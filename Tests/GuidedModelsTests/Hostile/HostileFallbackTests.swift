@@ -29,13 +29,13 @@ struct HostileFallbackTests {
         let server = try HostileServer { c in
             c.eventStreamHead()
             c.write(Hostile.event("{"))
-            c.pause(20)
+            c.pause(Hostile.stall)
         }
         defer { server.stop() }
         let (e, seconds) = await Self.error(Self.backend(server))
         #expect(e == .client(.timeout(failure: nil)))
         #expect(server.attempts == 1)
-        #expect(seconds < 5)
+        #expect(seconds < HostileServerTests.idleBound)
     }
 
     @Test func endlessValidPrefixEndsAtTheDeadline() async throws {
@@ -49,7 +49,7 @@ struct HostileFallbackTests {
         let (e, seconds) = await Self.error(Self.backend(server, total: 2))
         #expect(e == .client(.deadlineExceeded(seconds: 2)))
         #expect(server.attempts == 1)
-        #expect(seconds < 10)
+        #expect(seconds < HostileServerTests.totalBound)
     }
 
     @Test func oversizedEventEndsTheGeneration() async throws {
@@ -64,6 +64,6 @@ struct HostileFallbackTests {
         backend.client.limits = ChatLimits(maximumEventBytes: 1 << 20)
         let (e, seconds) = await Self.error(backend)
         #expect(e == .client(.eventTooLarge(limit: 1 << 20)))
-        #expect(seconds < 5)
+        #expect(seconds < HostileServerTests.idleBound)
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// script that writes whatever raw bytes its case needs, so the suite needs no Python.
 ///
 /// Blocking sockets on background threads, one per connection, so a stalled answer never delays the
-/// client's next attempt. It stops by itself: the listener closes after `lifetime` seconds (or at `stop()`),
+/// client's next attempt. It stops by itself: the listener closes after `lifetime` seconds (default 180, the suites' time limit; or at `stop()`),
 /// every socket read and write times out after 5 s (a client that stopped reading cannot block a thread),
 /// and `Connection.pause` and `Connection.isOpen` end early once the server stopped.
 final class HostileServer: Sendable {
@@ -85,7 +85,7 @@ final class HostileServer: Sendable {
         var description: String
     }
 
-    init(lifetime: Double = 60, script: @escaping @Sendable (Connection) -> Void) throws {
+    init(lifetime: Double = 180, script: @escaping @Sendable (Connection) -> Void) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartFailure(description: "socket: errno \(errno)") }
         var yes: Int32 = 1

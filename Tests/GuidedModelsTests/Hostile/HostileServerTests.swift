@@ -6,22 +6,25 @@ import Testing
 @testable import GuidedModels
 
 /// The client against a server that misbehaves on purpose (issue 25 item 6). Every case ends in one exact
-/// typed error within a bound derived from the configured timeouts: idle 0.5 s is asserted within 5 s,
-/// total 2-3 s within 10 s (generous: the machine is loaded). Memory is asserted through what the client
+/// typed error within a bound derived from the configured timeouts: idle 0.5 s is asserted within 30 s,
+/// total 2-3 s within 60 s. Generous on purpose: in the whole suite on two loaded cores, CPU-bound tests
+/// of other suites hold Swift's cooperative threads for seconds (an idle-0.5 s case was measured at
+/// 12.8 s there, 0.6 s alone), and the bound must catch a hang, not measure the scheduler. Servers that
+/// stall do so for 120 s, well past every bound, so a client that waited for them fails. Memory is asserted through what the client
 /// holds: each limit (`ChatLimits`) is checked as bytes arrive and ends the call with its own error case;
 /// the parsers' byte counters are asserted in HostileParserLimitTests.
 @Suite("Client: hostile server", .serialized, .timeLimit(.minutes(3)))
 struct HostileServerTests {
     /// The bound for cases the idle timeout (0.5 s) ends.
-    static let idleBound = 5.0
-    /// The bound for cases the total timeout (2 or 3 s) ends.
-    static let totalBound = 10.0
+    static let idleBound = 30.0
+    /// The bound for cases the total timeout (2 or 3 s) ends, and for the large bodies.
+    static let totalBound = 60.0
 
     // MARK: Timeouts
 
     @Test(arguments: Hostile.Mode.allCases)
     func slowHeaders(_ mode: Hostile.Mode) async throws {
-        let server = try HostileServer { c in c.pause(20) }
+        let server = try HostileServer { c in c.pause(Hostile.stall) }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), mode)
         #expect(r.error == .timeout(failure: nil))
@@ -65,7 +68,7 @@ struct HostileServerTests {
             c.eventStreamHead()
             c.write(Hostile.event("a"))
             c.write(#"data: {"choices":[{"index":0,"delta":{"content":"#)
-            c.pause(20)
+            c.pause(Hostile.stall)
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), .stream)
@@ -78,7 +81,7 @@ struct HostileServerTests {
         let server = try HostileServer { c in
             c.head("200 OK", ["Content-Type: application/json", "Content-Length: \(Hostile.completion.utf8.count)"])
             c.write(String(Hostile.completion.prefix(30)))
-            c.pause(20)
+            c.pause(Hostile.stall)
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), .complete)
@@ -139,7 +142,7 @@ struct HostileServerTests {
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server, idle: 2, total: 10), .stream)
         #expect(r.error == .eventTooLarge(limit: 4 << 20))
-        #expect(r.seconds < 20)
+        #expect(r.seconds < Self.totalBound)
     }
 
     /// A 50 MB JSON body against a 1 MiB response limit, for a plain request and for a stream request the
@@ -159,7 +162,7 @@ struct HostileServerTests {
         let limits = ChatLimits(maximumResponseBytes: 1 << 20)
         let r = await Hostile.run(Hostile.client(server, idle: 2, total: 20, limits: limits), mode)
         #expect(r.error == .responseTooLarge(limit: 1 << 20))
-        #expect(r.seconds < 20)
+        #expect(r.seconds < Self.totalBound)
     }
 
     /// A server far faster than its reader: 50 MB of valid events as fast as the socket takes them, read
@@ -187,7 +190,7 @@ struct HostileServerTests {
         }
         #expect(error == .readAheadExceeded(limit: 1 << 20))
         #expect(chunks > 0)
-        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(Date().timeIntervalSince(start) < Self.totalBound)
     }
 
     // MARK: Broken framing
@@ -227,7 +230,7 @@ struct HostileServerTests {
             c.head("200 OK", ["Content-Type: \(mode == .stream ? "text/event-stream" : "application/json")",
                               "Transfer-Encoding: chunked"])
             c.write("zz\r\nnot a chunk size\r\n")
-            c.pause(20)
+            c.pause(Hostile.stall)
         }
         defer { server.stop() }
         let r = await Hostile.run(Hostile.client(server), mode)

@@ -5,6 +5,8 @@ import Foundation
 /// reports the typed error and how long the call took.
 enum Hostile {
     static let request = ChatRequest(model: "hostile", messages: [.user("hi")])
+    /// How long a stalling server stalls: past every bound of the suite (the test's end stops it sooner).
+    static let stall = 120.0
 
     /// Idle 0.5 s and total 3 s unless a case says otherwise; no retries unless a case asks.
     static func client(_ server: HostileServer, idle: Double = 0.5, total: Double = 3, retry: RetryPolicy = .none,
