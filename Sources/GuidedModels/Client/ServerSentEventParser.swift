@@ -27,8 +27,9 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// LF; `id` values containing NUL are ignored; `retry` takes only ASCII digits; an event is dispatched at
 /// a blank line, and an event still open when the stream ends is discarded, as the spec says.
 ///
-/// Memory is bounded: the current line plus the current event's data never exceed `maximumEventBytes`.
-/// A stream that needs more (one endless line, an event of endless `data:` lines) sets `overflowed` and
+/// Memory is bounded: before each byte joins the current line, the line plus the current event's data
+/// are below `maximumEventBytes` (a `data` line is copied into the event before the line is cleared, so
+/// the peak is at most twice the limit). A stream that needs more (one endless line, an event of endless `data:` lines) sets `overflowed` and
 /// the parser stays failed: it drops the rest of the input and dispatches nothing more.
 public struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
@@ -44,7 +45,8 @@ public struct ServerSentEventParser: Sendable {
     public private(set) var reconnectionTime: Int?
     /// Comments seen so far (`: ping` keep-alives), counted for transport diagnostics.
     public private(set) var commentCount = 0
-    /// The most bytes held at once (current line plus current event data): never above `maximumEventBytes`.
+    /// The most bytes of line plus event data, measured as each byte joins the line: never above
+    /// `maximumEventBytes`.
     public private(set) var largestBufferedBytes = 0
     /// True once the input needed more than `maximumEventBytes` of buffer; nothing is parsed after that.
     public private(set) var overflowed = false
