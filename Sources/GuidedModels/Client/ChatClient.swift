@@ -15,21 +15,25 @@ public struct ChatClient: Sendable {
     public var dialect: StructuredOutputDialect
     public var retry: RetryPolicy
     public var timeouts: ChatTimeouts
+    /// How much of a response is held in memory (`ChatLimits`).
+    public var limits: ChatLimits
     /// Where the API key is looked up (the process environment by default; tests pass their own).
     public var environment: [String: String]
 
-    /// Error bodies are kept up to this size.
-    public static let maximumErrorBodyBytes = 1 << 20
-    /// Non-streaming responses larger than this are refused.
-    public static let maximumResponseBytes = 64 << 20
+    /// The default of `ChatLimits.maximumErrorBodyBytes`.
+    public static let maximumErrorBodyBytes = ChatLimits().maximumErrorBodyBytes
+    /// The default of `ChatLimits.maximumResponseBytes`.
+    public static let maximumResponseBytes = ChatLimits().maximumResponseBytes
 
     public init(endpoint: ChatEndpoint, dialect: StructuredOutputDialect = .openAI(strict: true),
                 retry: RetryPolicy = RetryPolicy(), timeouts: ChatTimeouts = ChatTimeouts(),
+                limits: ChatLimits = ChatLimits(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.endpoint = endpoint
         self.dialect = dialect
         self.retry = retry
         self.timeouts = timeouts
+        self.limits = limits
         self.environment = environment
     }
 
@@ -58,9 +62,10 @@ public struct ChatClient: Sendable {
     }
 
     private func completeOnce(_ r: URLRequest) async throws(ChatClientError) -> ChatResponse {
-        let (head, body) = try await HTTPTransport.collect(r, timeouts: timeouts, limit: ChatClient.maximumResponseBytes)
+        let (head, body) = try await HTTPTransport.collect(r, timeouts: timeouts, limit: limits.maximumResponseBytes,
+                                                            maximumReadAheadBytes: limits.maximumReadAheadBytes)
         let failure = HTTPFailure(status: head.status, headers: head.headers,
-                                  body: Array(body.prefix(ChatClient.maximumErrorBodyBytes)))
+                                  body: Array(body.prefix(limits.maximumErrorBodyBytes)))
         guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
         let document: JSONValue
         do {
@@ -133,8 +138,8 @@ public struct ChatClient: Sendable {
     {
         var head: HTTPResponseHead?
         var other: [UInt8] = []  // an error body, or a JSON body from a server that ignored `stream`
-        var parser = ServerSentEventParser()
-        var lines = LineSplitter()
+        var parser = ServerSentEventParser(maximumEventBytes: limits.maximumEventBytes)
+        var lines = LineSplitter(maximumLineBytes: limits.maximumEventBytes)
         let sse = dialect.usesOpenAIWireFormat
         var decoder = ChatStreamDecoder()
         let start = ContinuousClock.now
@@ -150,21 +155,36 @@ public struct ChatClient: Sendable {
             statistics.sawDone = decoder.sawDone
         }
         do {
-            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts) {
+            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts,
+                                                                 maximumReadAheadBytes: limits.maximumReadAheadBytes) {
                 switch part {
                 case .head(let h):
                     head = h
                     statistics.status = h.status
                     statistics.contentType = h.contentType
+                    // An HTML page (a proxy's login or error page) is never an event stream: do not read it.
+                    if h.isSuccess, h.contentType.hasPrefix("text/html") {
+                        throw ChatClientError.malformedResponse(reason: "asked for a stream, got \(h.contentType)", body: "")
+                    }
                 case .bytes(let data):
                     guard let h = head else { continue }
                     statistics.bytes += data.count
-                    if !h.isSuccess || (sse && h.contentType.hasPrefix("application/json")) {
-                        if other.count < ChatClient.maximumErrorBodyBytes { other.append(contentsOf: data) }
+                    if !h.isSuccess {
+                        // Kept up to the error limit; the rest is read and dropped (the deadline bounds it).
+                        other.append(contentsOf: data.prefix(max(0, limits.maximumErrorBodyBytes - other.count)))
+                        continue
+                    }
+                    if sse && h.contentType.hasPrefix("application/json") {
+                        other.append(contentsOf: data)
+                        if other.count > limits.maximumResponseBytes {
+                            throw ChatClientError.responseTooLarge(limit: limits.maximumResponseBytes)
+                        }
                         continue
                     }
                     if sse {
-                        for event in parser.feed(data) {
+                        let events = parser.feed(data)
+                        if parser.overflowed { throw ChatClientError.eventTooLarge(limit: limits.maximumEventBytes) }
+                        for event in events {
                             if let chunk = try decoder.handle(event, head: h) {
                                 if !delivered { statistics.secondsToFirstChunk = seconds() }
                                 delivered = true
@@ -174,7 +194,9 @@ public struct ChatClient: Sendable {
                             if decoder.sawDone { break reading }
                         }
                     } else {
-                        for line in lines.feed(data) {
+                        let fed = lines.feed(data)
+                        if lines.overflowed { throw ChatClientError.eventTooLarge(limit: limits.maximumEventBytes) }
+                        for line in fed {
                             if let chunk = try decoder.handleOllamaLine(line, head: h) {
                                 if !delivered { statistics.secondsToFirstChunk = seconds() }
                                 delivered = true
@@ -203,7 +225,7 @@ public struct ChatClient: Sendable {
         if Task.isCancelled { throw .cancelled }
         guard let head else { throw .transport(code: URLError.badServerResponse.rawValue, message: "no response") }
         let failure = HTTPFailure(status: head.status, headers: head.headers,
-                                  body: Array(other.prefix(ChatClient.maximumErrorBodyBytes)))
+                                  body: Array(other.prefix(limits.maximumErrorBodyBytes)))
         guard head.isSuccess else { throw ResponseClassifier.classify(failure, now: Date()) }
         if !sse, !decoder.sawDone, let last = lines.finish(), let chunk = try decoder.handleOllamaLine(last, head: head) {
             delivered = true

@@ -31,6 +31,17 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     case streamIncomplete(reason: String)
     /// The caller's task was cancelled; the HTTP request was cancelled with it.
     case cancelled
+    /// The body grew past `ChatLimits.maximumResponseBytes` (`limit`); the request was cancelled there.
+    case responseTooLarge(limit: Int)
+    /// An SSE line or event, or an NDJSON line, grew past `ChatLimits.maximumEventBytes` (`limit`); the
+    /// request was cancelled there.
+    case eventTooLarge(limit: Int)
+    /// The whole exchange took longer than `ChatTimeouts.total` (`seconds`), though data kept arriving (an
+    /// endless stream). Silence longer than `ChatTimeouts.idle` is `.timeout(failure: nil)` instead.
+    case deadlineExceeded(seconds: Double)
+    /// The reader fell more than `ChatLimits.maximumReadAheadBytes` (`limit`) behind the server; the
+    /// request was cancelled rather than buffer the difference.
+    case readAheadExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -52,6 +63,10 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
             return "malformed response: \(r)" + (body.isEmpty ? "" : " in \(body.prefix(200))")
         case .streamIncomplete(let r): return "stream incomplete: \(r)"
         case .cancelled: return "cancelled"
+        case .responseTooLarge(let limit): return "response larger than \(limit) bytes"
+        case .eventTooLarge(let limit): return "stream line or event larger than \(limit) bytes"
+        case .deadlineExceeded(let seconds): return "the exchange took longer than its \(seconds) s deadline"
+        case .readAheadExceeded(let limit): return "the reader fell more than \(limit) bytes behind the server"
         }
     }
 

@@ -21,6 +21,9 @@ struct ChatStreamDecoder {
             return nil
         }
         let failure = HTTPFailure(status: head.status, headers: head.headers, body: Array(event.data.utf8))
+        if event.hadInvalidUTF8 {
+            throw .malformedResponse(reason: "event \(eventCount) is not valid UTF-8", body: event.data)
+        }
         let document: JSONValue
         do {
             document = try JSONParser.parse(event.data)

@@ -36,16 +36,29 @@ public struct ChatTimeouts: Sendable, Equatable {
 ///
 /// This is what makes streaming incremental on Linux: swift-corelibs-foundation has no `bytes(for:)`, and
 /// `data(for:)` returns only when the body is complete; the data delegate sees each piece as curl hands it
-/// over. Its state is a `Mutex`, so it is `Sendable` without `@unchecked`.
+/// over. Its state is a `Mutex`, so it is `Sendable` without `@unchecked`. A body past
+/// `maximumBodyBytes` cancels the task here, in the callback, so no more than one read beyond the limit
+/// is ever queued for the consumer.
 final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation
+    let watchdog: HTTPWatchdog
+    let maximumBodyBytes: Int?
+    let readAhead: ReadAheadCounter
+    let maximumReadAheadBytes: Int
+    private let bodyBytes = Mutex(0)
 
-    init(continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation) {
+    init(continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation, watchdog: HTTPWatchdog,
+         maximumBodyBytes: Int?, readAhead: ReadAheadCounter, maximumReadAheadBytes: Int) {
         self.continuation = continuation
+        self.watchdog = watchdog
+        self.maximumBodyBytes = maximumBodyBytes
+        self.readAhead = readAhead
+        self.maximumReadAheadBytes = maximumReadAheadBytes
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        watchdog.touch()
         var headers: [String: String] = [:]
         var status = 0
         if let http = response as? HTTPURLResponse {
@@ -59,6 +72,23 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        watchdog.touch()
+        if let limit = maximumBodyBytes {
+            let total = bodyBytes.withLock { n in
+                n += data.count
+                return n
+            }
+            if total > limit {
+                continuation.finish(throwing: ChatClientError.responseTooLarge(limit: limit))
+                dataTask.cancel()
+                return
+            }
+        }
+        if !readAhead.deliver(data.count, limit: maximumReadAheadBytes) {
+            continuation.finish(throwing: ChatClientError.readAheadExceeded(limit: maximumReadAheadBytes))
+            dataTask.cancel()
+            return
+        }
         continuation.yield(.bytes(data))
     }
 
@@ -74,42 +104,62 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
 enum HTTPTransport {
     /// Starts `request` on its own ephemeral session. Ending the iteration early (or cancelling the task
-    /// that iterates) cancels the URLSession task.
-    static func stream(_ request: URLRequest, timeouts: ChatTimeouts) -> AsyncThrowingStream<HTTPStreamPart, any Error> {
-        AsyncThrowingStream { continuation in
+    /// that iterates) cancels the URLSession task; so does a passed timeout (the stream then throws
+    /// `.timeout(failure: nil)` or `.deadlineExceeded`) and a body past `maximumBodyBytes`
+    /// (`.responseTooLarge`), or a reader more than `maximumReadAheadBytes` behind (`.readAheadExceeded`).
+    static func stream(_ request: URLRequest, timeouts: ChatTimeouts, maximumBodyBytes: Int? = nil,
+                       maximumReadAheadBytes: Int = ChatLimits().maximumReadAheadBytes)
+        -> AsyncThrowingMapSequence<AsyncThrowingStream<HTTPStreamPart, any Error>, HTTPStreamPart>
+    {
+        let readAhead = ReadAheadCounter()
+        // The map runs as the reader takes each part: that is when its bytes stop counting as read-ahead.
+        return AsyncThrowingStream { continuation in
             let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = timeouts.idle
-            configuration.timeoutIntervalForResource = timeouts.total
+            // Backstops, later than the watchdog's limits so that its typed errors come first.
+            configuration.timeoutIntervalForRequest = timeouts.idle * 2 + 1
+            configuration.timeoutIntervalForResource = timeouts.total * 2 + 1
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.urlCache = nil
-            let delegate = HTTPStreamDelegate(continuation: continuation)
+            let watchdog = HTTPWatchdog()
+            let delegate = HTTPStreamDelegate(continuation: continuation, watchdog: watchdog,
+                                              maximumBodyBytes: maximumBodyBytes, readAhead: readAhead,
+                                              maximumReadAheadBytes: maximumReadAheadBytes)
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-            let task = session.dataTask(with: request)
+            var timed = request
+            timed.timeoutInterval = configuration.timeoutIntervalForRequest
+            let task = session.dataTask(with: timed)
+            let guardTask = Task {
+                guard let fired = await watchdog.expiry(timeouts) else { return }
+                continuation.finish(throwing: fired)
+                task.cancel()
+                session.invalidateAndCancel()
+            }
             continuation.onTermination = { termination in
+                guardTask.cancel()
                 if case .cancelled = termination {
                     task.cancel()
                     session.invalidateAndCancel()
                 }
             }
             task.resume()
+        }.map { part in
+            if case .bytes(let d) = part { try readAhead.take(d.count) }
+            return part
         }
     }
 
-    /// Reads a whole response; bodies over `limit` bytes are an error (the task is cancelled).
-    static func collect(_ request: URLRequest, timeouts: ChatTimeouts, limit: Int)
+    /// Reads a whole response; a body over `limit` bytes is `.responseTooLarge` (the task is cancelled).
+    static func collect(_ request: URLRequest, timeouts: ChatTimeouts, limit: Int, maximumReadAheadBytes: Int)
         async throws(ChatClientError) -> (HTTPResponseHead, [UInt8])
     {
         var head: HTTPResponseHead?
         var body: [UInt8] = []
         do {
-            for try await part in stream(request, timeouts: timeouts) {
+            for try await part in stream(request, timeouts: timeouts, maximumBodyBytes: limit,
+                                         maximumReadAheadBytes: maximumReadAheadBytes) {
                 switch part {
                 case .head(let h): head = h
-                case .bytes(let d):
-                    body.append(contentsOf: d)
-                    if body.count > limit {
-                        throw ChatClientError.malformedResponse(reason: "response body larger than \(limit) bytes", body: "")
-                    }
+                case .bytes(let d): body.append(contentsOf: d)
                 }
             }
         } catch let e as ChatClientError {

@@ -61,12 +61,27 @@ enum OllamaWire {
 }
 
 /// Splits a byte stream into LF-terminated lines (a CR before the LF is dropped), for NDJSON.
+///
+/// A line longer than `maximumLineBytes` sets `overflowed`; the splitter then drops all further input, so
+/// an endless line costs at most the limit.
 struct LineSplitter {
     private var pending: [UInt8] = []
+    let maximumLineBytes: Int
+    private(set) var overflowed = false
+
+    init(maximumLineBytes: Int = ChatLimits().maximumEventBytes) {
+        self.maximumLineBytes = max(1, maximumLineBytes)
+    }
 
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [[UInt8]] {
         var lines: [[UInt8]] = []
         for b in bytes {
+            if overflowed { break }
+            if b != 0x0A, pending.count >= maximumLineBytes {
+                overflowed = true
+                pending.removeAll()
+                break
+            }
             if b == 0x0A {
                 if pending.last == 0x0D { pending.removeLast() }
                 lines.append(pending)

@@ -23,6 +23,9 @@ public struct RetryPolicy: Sendable, Equatable {
 
     public static let none = RetryPolicy(maximumAttempts: 1)
 
+    /// Statuses worth another attempt: the server or a gateway in front of it is briefly unable.
+    static let transientStatuses: Set<Int> = [500, 502, 503]
+
     /// The delay before attempt `attempt + 1` after `error` ended attempt `attempt` (1-based), or nil to
     /// give up and report the error.
     public func delay(after error: ChatClientError, attempt: Int, now: Date) -> TimeInterval? {
@@ -35,7 +38,9 @@ public struct RetryPolicy: Sendable, Equatable {
             return wait <= maximumDelay ? wait : nil
         case .timeout:
             return backoff
-        case .http(let f) where [500, 502, 503].contains(f.status):
+        // A 5xx with an `{"error": …}` envelope (OpenAI's "overloaded") is as transient as a bare one.
+        case .http(let f) where RetryPolicy.transientStatuses.contains(f.status),
+             .server(_, let f?) where RetryPolicy.transientStatuses.contains(f.status):
             if let ra = f.header("retry-after"), let reset = RetryAfter.resetDate(ra, now: now) {
                 let wait = max(0, reset.timeIntervalSince(now))
                 return wait <= maximumDelay ? wait : nil

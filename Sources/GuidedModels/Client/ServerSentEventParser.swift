@@ -6,11 +6,15 @@ public struct ServerSentEvent: Sendable, Equatable {
     public var data: String
     /// The last event ID buffer at dispatch time (the spec keeps it across events).
     public var lastEventID: String
+    /// The data bytes were not valid UTF-8 (`data` holds them with U+FFFD substituted, as the spec
+    /// decodes). A JSON client refuses such an event rather than pass the substitutes on as text.
+    public var hadInvalidUTF8: Bool
 
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    public init(type: String = "message", data: String, lastEventID: String = "", hadInvalidUTF8: Bool = false) {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
+        self.hadInvalidUTF8 = hadInvalidUTF8
     }
 }
 
@@ -22,6 +26,11 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// `:` lines are comments; the single space after `field:` is optional; `data` lines accumulate joined by
 /// LF; `id` values containing NUL are ignored; `retry` takes only ASCII digits; an event is dispatched at
 /// a blank line, and an event still open when the stream ends is discarded, as the spec says.
+///
+/// Memory is bounded: before each byte joins the current line, the line plus the current event's data
+/// are below `maximumEventBytes` (a `data` line is copied into the event before the line is cleared, so
+/// the peak is at most twice the limit). A stream that needs more (one endless line, an event of endless `data:` lines) sets `overflowed` and
+/// the parser stays failed: it drops the rest of the input and dispatches nothing more.
 public struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -36,13 +45,23 @@ public struct ServerSentEventParser: Sendable {
     public private(set) var reconnectionTime: Int?
     /// Comments seen so far (`: ping` keep-alives), counted for transport diagnostics.
     public private(set) var commentCount = 0
+    /// The most bytes of line plus event data, measured as each byte joins the line: never above
+    /// `maximumEventBytes`.
+    public private(set) var largestBufferedBytes = 0
+    /// True once the input needed more than `maximumEventBytes` of buffer; nothing is parsed after that.
+    public private(set) var overflowed = false
+    public let maximumEventBytes: Int
 
-    public init() {}
+    /// `maximumEventBytes` bounds the buffered line plus event data (default 4 MiB, `ChatLimits`'s default).
+    public init(maximumEventBytes: Int = ChatLimits().maximumEventBytes) {
+        self.maximumEventBytes = max(1, maximumEventBytes)
+    }
 
     /// Feeds the next chunk of the stream and returns the events it completes, in order.
     public mutating func feed<S: Sequence<UInt8>>(_ bytes: S) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for b in bytes {
+            if overflowed { break }
             if atStreamStart {
                 // Strip one leading BOM (EF BB BF); a partial match that breaks off is kept as text.
                 let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -84,7 +103,16 @@ public struct ServerSentEventParser: Sendable {
             endLine(into: &events)
         default:
             afterCR = false
+            let held = line.count + data.count
+            guard held < maximumEventBytes else {
+                overflowed = true
+                line.removeAll()
+                data.removeAll()
+                hasData = false
+                return
+            }
             line.append(b)
+            if held + 1 > largestBufferedBytes { largestBufferedBytes = held + 1 }
         }
     }
 
@@ -112,6 +140,13 @@ public struct ServerSentEventParser: Sendable {
         case "event":
             eventType = String(decoding: value, as: UTF8.self)
         case "data":
+            // The value is already counted in `line`; only the joining LF can pass the limit here.
+            guard line.count + data.count < maximumEventBytes else {
+                overflowed = true
+                data.removeAll()
+                hasData = false
+                return
+            }
             data.append(contentsOf: value)
             data.append(0x0A)
             hasData = true
@@ -141,9 +176,11 @@ public struct ServerSentEventParser: Sendable {
         }
         guard hasData else { return }
         if data.last == 0x0A { data.removeLast() }
+        let valid = String(validating: data, as: UTF8.self)
         events.append(ServerSentEvent(
             type: eventType.isEmpty ? "message" : eventType,
-            data: String(decoding: data, as: UTF8.self),
-            lastEventID: lastEventIDBuffer))
+            data: valid ?? String(decoding: data, as: UTF8.self),
+            lastEventID: lastEventIDBuffer,
+            hadInvalidUTF8: valid == nil))
     }
 }
