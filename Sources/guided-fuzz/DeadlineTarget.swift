@@ -6,6 +6,10 @@ extension FuzzTarget {
     /// The compile deadline of this target (`GUIDED_FUZZ_DEADLINE_MS`, default 10 ms).
     static let deadline: Duration = .milliseconds(Int(ProcessInfo.processInfo.environment["GUIDED_FUZZ_DEADLINE_MS"] ?? "") ?? 10)
 
+    /// `GUIDED_FUZZ_DEFAULT_LIMITS=1`: the compiler's default limits instead of the fuzz targets' small
+    /// ones (for measuring a deadline on large schemas with `--time`).
+    static let defaultLimits = ProcessInfo.processInfo.environment["GUIDED_FUZZ_DEFAULT_LIMITS"] == "1"
+
     /// A schema (raw JSON) compiled within a deadline: a `.budgetExceeded` error comes only once the
     /// deadline has passed, and the compile never runs on long past it.
     static let schemaDeadline = FuzzTarget(name: "schema-deadline", summary: "JSON Schema compile within a deadline", maxLength: 1 << 20) { bytes in
@@ -13,7 +17,7 @@ extension FuzzTarget {
         let start = ContinuousClock.now
         let budget = CompileBudget(within: deadline)
         do throws(JSONSchemaCompileError) {
-            _ = try JSONSchemaCompiler.compile(value, options: schemaOptions, budget: budget)
+            _ = try JSONSchemaCompiler.compile(value, options: defaultLimits ? JSONSchemaCompileOptions() : schemaOptions, budget: budget)
         } catch {
             let elapsed = ContinuousClock.now - start
             if error.kind == .budgetExceeded && elapsed < deadline {
