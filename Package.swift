@@ -31,12 +31,16 @@ let package = Package(
         .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers"]),
         .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask"]),
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
-        .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding"]),
-        .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding"]),
+        // The command-line tools' option parser, help and error wording; no library target depends on it.
+        .target(name: "GuidedCLI"),
+        .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding", "GuidedCLI"]),
+        .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding", "GuidedCLI"]),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
         .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
+        // Runs the built executables (found beside the test bundle) and tests the parser in-process.
+        .testTarget(name: "CLITests", dependencies: ["GuidedCLI"]),
         .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"], exclude: ["Peers"]),
     ]
 )
