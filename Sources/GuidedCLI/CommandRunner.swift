@@ -6,13 +6,6 @@ public enum CommandRunner {
     public static let usageStatus: Int32 = 2
     public static let failureStatus: Int32 = 1
 
-    /// The exit statuses of commands that check something: 0, 1 and 2 as above.
-    public static let standardExitCodes: [(code: Int32, meaning: String)] = [
-        (0, "success: every check passed"),
-        (1, "a check failed, or an input could not be read or used"),
-        (2, "usage error: a bad option or value (nothing was run)"),
-    ]
-
     public static func run(_ arguments: [String], spec: CommandSpec, output: (String) -> Void = Console.standardOutput,
                            errorOutput: (String) -> Void = Console.standardError,
                            body: (ParsedArguments) throws -> Int32) -> Int32 {
@@ -34,6 +27,21 @@ public enum CommandRunner {
             errorOutput("\(spec.name): \(ErrorText.describe(error))\n")
             return failureStatus
         }
+    }
+
+    /// What a command line comes to before an async body runs: arguments to run with, or a status to exit
+    /// with now (help or version printed, or a usage error reported).
+    public enum Parsed {
+        case run(ParsedArguments)
+        case exit(Int32)
+    }
+
+    /// `run` without the body, for commands whose work is async (schema-check).
+    public static func parse(_ arguments: [String], spec: CommandSpec, output: (String) -> Void = Console.standardOutput,
+                             errorOutput: (String) -> Void = Console.standardError) -> Parsed {
+        var parsed: ParsedArguments?
+        let status = run(arguments, spec: spec, output: output, errorOutput: errorOutput) { p in parsed = p; return 0 }
+        return parsed.map { .run($0) } ?? .exit(status)
     }
 
     /// `NAME: MESSAGE`, then the usage line and where the full help is.

@@ -50,28 +50,33 @@ func schemaCheckOptions(_ p: ParsedArguments) throws(UsageError) -> SchemaCheckO
                               jsonPath: p.string("--json"))
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-var parsed: ParsedArguments?
-let early = CommandRunner.run(arguments, spec: spec) { p in parsed = p; return 0 }
-var options: SchemaCheckOptions?
-var status = early
-if let parsed {
-    do { options = try schemaCheckOptions(parsed) } catch {
-        Console.standardError(CommandRunner.usageMessage(error, spec: spec))
-        status = CommandRunner.usageStatus
+/// Parsed options, or the exit status after help, version or a usage error (printed).
+func parseCommandLine() -> Result<SchemaCheckOptions, ExitNow> {
+    switch CommandRunner.parse(Array(CommandLine.arguments.dropFirst()), spec: spec) {
+    case .exit(let status): return .failure(ExitNow(status: status))
+    case .run(let p):
+        do {
+            let options = try schemaCheckOptions(p)
+            if let dir = options.probesDirectory { try InputError.requireDirectory(dir.path) }
+            return .success(options)
+        } catch let error as UsageError {
+            Console.standardError(CommandRunner.usageMessage(error, spec: spec))
+        } catch {
+            Console.standardError("schema-check: \(ErrorText.describe(error))\n")
+        }
+        return .failure(ExitNow(status: CommandRunner.usageStatus))
     }
 }
-if let options {
-    if let dir = options.probesDirectory {
-        do { try InputError.requireDirectory(dir.path) } catch {
-            Console.standardError("schema-check: \(error)\n")
-            exit(2)
-        }
-    }
-    status = await SchemaCheckCommand.run(
+
+struct ExitNow: Error { let status: Int32 }
+
+switch parseCommandLine() {
+case .failure(let stop):
+    exit(stop.status)
+case .success(let options):
+    exit(await SchemaCheckCommand.run(
         options: options, defaultProbes: defaultProbes,
         output: { FileHandle.standardOutput.write(Data($0.utf8)) },
         errorOutput: { FileHandle.standardError.write(Data($0.utf8)) },
-        progressToTerminal: isatty(STDERR_FILENO) != 0)
+        progressToTerminal: isatty(STDERR_FILENO) != 0))
 }
-exit(status)
