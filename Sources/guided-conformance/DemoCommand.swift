@@ -2,10 +2,9 @@ import Foundation
 import GuidedCLI
 import GuidedDecoding
 
-/// `guided-conformance demo [--count N] [--seed S] [--vocab FILE] [--corpus DIR] [--max-tokens N]
-/// [--maskbench DIR --schemas N --seeds N]`: the README's main job.
+/// `guided-conformance demo`: the README's main job (`spec` lists the options).
 ///
-/// Trains the n-gram reference backend on Corpora/prose, generates N `DemoRecipe` values with the mask,
+/// Trains the n-gram reference backend on Corpora/prose over the built-in vocabulary (or `--vocab`), generates N `DemoRecipe` values with the mask,
 /// shows them, then generates N responses to the same prompts without the mask, and reports how many of
 /// each validate. With `--maskbench DIR` it instead runs the acceptance check: the first `--schemas` schemas
 /// of DIR (in name order) that compile, `--seeds` seeds each, every constrained output validated.

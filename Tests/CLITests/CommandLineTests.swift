@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import Testing
 
 /// Every command and subcommand of both tools, run as real processes: `--help` (stdout, exit 0, every
@@ -88,7 +89,7 @@ struct CommandLineTests {
     func versionIsTheSharedConstant(_ c: Case) throws {
         let r = try ToolProcess.run(c.tool, c.prefix + ["--version"])
         #expect(r.status == 0)
-        #expect(r.out == "\(c.tool) 0.9.0\n")
+        #expect(r.out == "\(c.tool) \(GuidedVersion.string)\n")
     }
 
     @Test func topLevelHelpListsEveryCommand() throws {
@@ -101,10 +102,20 @@ struct CommandLineTests {
         #expect(r.out.contains("--version"))
     }
 
-    @Test func unknownCommandIsAUsageError() throws {
+    @Test func unknownCommandOrOptionIsAUsageError() throws {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
+        #expect(r.out.isEmpty)
         #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+        let o = try ToolProcess.run("guided-conformance", ["--frob"])
+        #expect(o.status == 2)
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+    }
+
+    @Test func topLevelVersionIsTheSharedConstant() throws {
+        let r = try ToolProcess.run("guided-conformance", ["--version"])
+        #expect(r.status == 0)
+        #expect(r.out == "guided-conformance \(GuidedVersion.string)\n")
     }
 
     @Test func missingCorpusIsNamedInWords() throws {

@@ -41,12 +41,15 @@ enum ToolProcess {
         process.standardError = err
         try process.run()
         // Read both pipes to the end before waiting, so a full pipe never blocks the child.
-        let errData = Mutexed<Data>()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
+        let errData = ThreadBox<Data>()
+        let errRead = DispatchSemaphore(value: 0)
+        Thread {
+            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            errRead.signal()
+        }.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errData.isSet { Thread.sleep(forTimeInterval: 0.005) }
+        errRead.wait()
         return ToolRun(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
                        err: String(decoding: errData.get() ?? Data(), as: UTF8.self))
     }
@@ -58,11 +61,10 @@ struct ToolMissing: Error, CustomStringConvertible {
 }
 
 /// A value handed from the stderr reader thread.
-final class Mutexed<T>: @unchecked Sendable {
+final class ThreadBox<T>: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
     private var value: T?
-    var isSet: Bool { lock.withLock { value != nil } }
     func set(_ v: T) { lock.withLock { value = v } }
     func get() -> T? { lock.withLock { value } }
 }
