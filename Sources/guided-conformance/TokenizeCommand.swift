@@ -32,8 +32,7 @@ enum TokenizeCommand {
                                    vocabularySize: options.vocabularySize)
             }
         }
-        let tokenizer: Tokenizer
-        tokenizer = try loaded!.get()
+        let tokenizer = try loaded!.get()
         TokenizeMemory.releaseFreedMemory()
         let rssAfter = TokenizeMemory.residentBytes()
 
