@@ -17,8 +17,8 @@ enum ValidateSuiteCommand {
         options: [OptionSpec("--draft", value: "NAME", help: "only this draft, e.g. draft7 (default: every draft folder present)", repeats: true),
                   OptionSpec.flag("--failures", help: "print each failing test")],
         exitCodes: [(0, "the suite ran (the last line counts what passed)"),
-                    (1, "a test file could not be read or parsed"),
-                    (2, "usage error: a bad option or value, or DIR is not a suite folder")])
+                    (1, "DIR or a test file could not be read or parsed"),
+                    (2, "usage error: a bad option or value, or DIR holds no draft folder")])
 
     static func run(_ args: [String]) -> Int32 {
         CommandRunner.run(args, spec: spec) { p in
@@ -35,11 +35,8 @@ enum ValidateSuiteCommand {
 
     private static func validate(directory: String, drafts: [JSONSchemaDraft], showFailures: Bool) throws -> Int32 {
         var drafts = drafts
+        try InputError.requireDirectory(directory)
         let testsURL = URL(fileURLWithPath: directory)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: testsURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError("DIR \(directory) is not a directory")
-        }
         if drafts.isEmpty {
             drafts = JSONSchemaDraft.allCases.filter {
                 FileManager.default.fileExists(atPath: testsURL.appendingPathComponent($0.suiteName).path)

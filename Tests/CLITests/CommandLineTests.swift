@@ -124,6 +124,12 @@ struct CommandLineTests {
         #expect(r.err == "guided-conformance demo: cannot read /nope: no such directory\n")
     }
 
+    @Test func missingSuiteFolderIsNamedInWords() throws {
+        let r = try ToolProcess.run("guided-conformance", ["validate-suite", "/nope"])
+        #expect(r.status == 1)
+        #expect(r.err == "guided-conformance validate-suite: cannot read /nope: no such directory\n")
+    }
+
     @Test func missingVocabularyIsNamedInWords() throws {
         let r = try ToolProcess.run("guided-conformance", ["demo", "--vocab", "/nope/qwen2.tiktoken"])
         #expect(r.status == 1)
