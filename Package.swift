@@ -34,8 +34,10 @@ let package = Package(
         .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers", "GuidedSync"]),
         .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedSync"]),
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
-        .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding"]),
-        .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding"]),
+        // The command-line tools' option parser, help and error wording; no library target depends on it.
+        .target(name: "GuidedCLI"),
+        .executableTarget(name: "schema-check", dependencies: ["GuidedDecoding", "GuidedCLI"]),
+        .executableTarget(name: "guided-conformance", dependencies: ["GuidedDecoding", "GuidedCLI"]),
         // The fuzz targets (scripts/fuzz.sh); the C bridge reaches libFuzzer's driver when it is linked.
         .target(name: "CFuzzDriver"),
         .executableTarget(name: "guided-fuzz", dependencies: ["GuidedDecoding", "CFuzzDriver"]),
@@ -43,6 +45,8 @@ let package = Package(
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
         .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
+        // Runs the built executables (found beside the test bundle) and tests the parser in-process.
+        .testTarget(name: "CLITests", dependencies: ["GuidedCLI"]),
         .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"], exclude: ["Peers"]),
         // docs/api.md: the page's examples compiled and checked (DocExamplesTests), and small programs
         // that run without ../shared (`swift run example-mask-loop`, `swift run example-local-session`).

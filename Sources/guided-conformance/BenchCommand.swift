@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
 import GuidedGrammar
 import GuidedMask
@@ -14,23 +15,28 @@ import GuidedTokenizers
 /// machine measure one core's work; wall-clock percentiles are printed too. TTFM is wall clock: the
 /// first compile plus the first mask (cold cache).
 enum BenchCommand {
+    static let spec = CommandSpec(
+        name: "guided-conformance bench",
+        summary: "Token-by-token mask benchmark of a grammar over a texts file (MaskBench style).",
+        options: BenchOptions.options,
+        exitCodes: [(0, "every text was accepted to the end with EOS allowed"),
+                    (1, "a token was masked out or EOS refused, or an input could not be read"),
+                    (2, "usage error: a bad option or value (nothing was run)")],
+        notes: ["The last line reads `bench: <tokens> tokens, TBM p50 <n> us p99 <n> us max <n> us, TTFM <n> us`."])
+
     static func run(_ args: [String]) -> Int32 {
-        guard let options = BenchOptions(args) else {
-            FileHandleOutput.standardError("usage: guided-conformance bench --grammar FILE --vocab FILE [--preset qwen2|qwen3.6] --texts FILE [--limit N] [--max-rollback N|none]\n")
-            return 2
-        }
-        do {
+        CommandRunner.run(args, spec: spec) { p in
+            let options = try BenchOptions(p)
+            try InputError.requireFile(options.grammar)
+            try InputError.requireFile(options.texts)
             return try bench(options)
-        } catch {
-            FileHandleOutput.standardError("guided-conformance bench: \(error)\n")
-            return 1
         }
     }
 
     private static func bench(_ o: BenchOptions) throws -> Int32 {
         let clock = ContinuousClock()
         var t0 = clock.now
-        let tokenizer = try Tokenizer.load(path: o.vocab, preset: o.preset)
+        let tokenizer = try o.vocabulary.load(pad: false)
         let loadTime = clock.now - t0
         t0 = clock.now
         let index = try VocabularyIndex(tokenizer.vocabulary)
@@ -46,7 +52,7 @@ enum BenchCommand {
             _ = try CompiledGrammar(grammar, vocabulary: index)
             bestCompile = min(bestCompile, clock.now - t1)
         }
-        print("vocabulary: \(o.vocab) (\(tokenizer.vocabulary.tokenCount) tokens, size \(tokenizer.vocabulary.size)), load \(BenchStats.ms(loadTime)) ms, index \(BenchStats.ms(indexTime)) ms, trie \(index.trie.nodes.count) nodes")
+        print("vocabulary: \(o.vocabulary.path) (\(tokenizer.vocabulary.tokenCount) tokens, size \(tokenizer.vocabulary.size)), load \(BenchStats.ms(loadTime)) ms, index \(BenchStats.ms(indexTime)) ms, trie \(index.trie.nodes.count) nodes")
         print("grammar: \(o.grammar): \(compiled.stateCount) automaton states, kept rules \(compiled.keptRules), compile \(Int(BenchStats.us(compileTime))) us (best of 10 more: \(Int(BenchStats.us(bestCompile))) us)")
 
         let lines = try String(contentsOfFile: o.texts, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true)

@@ -1,34 +1,39 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
 
-/// `guided-conformance demo [--count N] [--seed S] [--vocab FILE] [--corpus DIR] [--max-tokens N]
-/// [--maskbench DIR --schemas N --seeds N]`: the README's main job.
+/// `guided-conformance demo`: the README's main job (`spec` lists the options).
 ///
-/// Trains the n-gram reference backend on Corpora/prose, generates N `DemoRecipe` values with the mask,
+/// Trains the n-gram reference backend on Corpora/prose over the built-in vocabulary (or `--vocab`), generates N `DemoRecipe` values with the mask,
 /// shows them, then generates N responses to the same prompts without the mask, and reports how many of
 /// each validate. With `--maskbench DIR` it instead runs the acceptance check: the first `--schemas` schemas
 /// of DIR (in name order) that compile, `--seeds` seeds each, every constrained output validated.
 enum DemoCommand {
-    static let usage = "usage: guided-conformance demo [--count N] [--seed S] [--vocab FILE] [--corpus DIR] [--max-tokens N] [--maskbench DIR [--schemas N] [--seeds N]]"
+    static let spec = CommandSpec(
+        name: "guided-conformance demo",
+        summary: "Generates typed values (DemoRecipe) with the n-gram backend, with and without the mask, and reports how many validate.",
+        options: [OptionSpec("--count", value: "N", help: "number of values to generate each way (default 5)")]
+            + DemoOptions.backendOptions(maxTokensDefault: 256)
+            + [OptionSpec("--maskbench", value: "DIR", help: "instead: the session acceptance check over the schema files of DIR"),
+               OptionSpec("--schemas", value: "N", help: "with --maskbench: how many compiling schemas to check (default 50)"),
+               OptionSpec("--seeds", value: "N", help: "with --maskbench: seeds per schema (default 5)")],
+        exitCodes: [(0, "every value generated with the mask is complete and valid"),
+                    (1, "a masked value was invalid or incomplete, or an input could not be read"),
+                    (2, "usage error: a bad option or value (nothing was run)")],
+        notes: ["The last line reads `demo: N values of DemoRecipe, with mask V/N valid (I incomplete), without mask F/N valid`."])
 
     static func run(_ args: [String]) -> Int32 {
-        guard let options = DemoOptions(args) else {
-            FileHandleOutput.standardError(usage + "\n")
-            return 2
-        }
-        do {
+        CommandRunner.run(args, spec: spec) { p in
+            let options = try DemoOptions(p)
             let started = Date()
             let (tokenizer, backend) = try options.loadBackend()
-            print("n-gram backend: \(backend.model.trainingTokens) training tokens from \(options.corpus), vocabulary \(options.vocab) (\(backend.vocabulary.size) logits)  [\(Int(Date().timeIntervalSince(started) * 1000)) ms]")
+            print("n-gram backend: \(backend.model.trainingTokens) training tokens from \(options.corpus), vocabulary \(options.vocabulary.path) (\(backend.vocabulary.size) logits)  [\(Int(Date().timeIntervalSince(started) * 1000)) ms]")
             let session = GuidedSession(backend: backend, tokenizer: tokenizer,
                                         instructions: "You write recipe cards.", template: .chatML)
             if let dir = options.maskbench {
                 return try DemoMaskBench.run(session: session, directory: dir, options: options)
             }
             return try demo(session, options)
-        } catch {
-            FileHandleOutput.standardError("demo: \(error)\n")
-            return 1
         }
     }
 

@@ -36,50 +36,6 @@ enum DemoBlocking {
     }
 }
 
-/// Options shared by `demo` and `session-bench`.
-struct DemoOptions {
-    var count = 5
-    var seed: UInt64 = 1
-    var vocab = "../shared/vocab/qwen2.tiktoken"
-    var preset: TiktokenPreset? = .qwen2
-    var corpus = "Corpora/prose"
-    var maxTokens = 256
-    var maskbench: String?
-    var schemas = 50
-    var seeds = 5
-    var runs = 20
-
-    init?(_ args: [String]) {
-        var i = 0
-        while i < args.count {
-            guard i + 1 < args.count else { return nil }
-            let v = args[i + 1]
-            switch args[i] {
-            case "--count": guard let n = Int(v), n > 0 else { return nil }; count = n
-            case "--seed": guard let n = UInt64(v) else { return nil }; seed = n
-            case "--vocab": vocab = v
-            case "--preset": guard let p = TiktokenPreset(rawValue: v) else { return nil }; preset = p
-            case "--corpus": corpus = v
-            case "--max-tokens": guard let n = Int(v), n > 0 else { return nil }; maxTokens = n
-            case "--maskbench": maskbench = v
-            case "--schemas": guard let n = Int(v), n > 0 else { return nil }; schemas = n
-            case "--seeds": guard let n = Int(v), n > 0 else { return nil }; seeds = n
-            case "--runs": guard let n = Int(v), n > 0 else { return nil }; runs = n
-            default: return nil
-            }
-            i += 2
-        }
-        if !vocab.hasSuffix(".tiktoken") { preset = nil }
-    }
-
-    /// The tokenizer and the n-gram backend trained on the prose corpus.
-    func loadBackend() throws -> (Tokenizer, NGramBackend) {
-        let size = vocab.hasSuffix(".tiktoken") ? preset?.modelVocabularySize : nil
-        let tokenizer = try Tokenizer.load(path: vocab, preset: preset, vocabularySize: size)
-        return (tokenizer, try NGramBackend(tokenizer: tokenizer, corpusDirectory: corpus))
-    }
-}
-
 /// Validity of a generated text under a schema: parses as JSON and has no violations.
 func demoIsValid(_ text: String, _ validator: JSONSchemaValidator) -> Bool {
     guard let value = try? JSONParser.parse(text) else { return false }

@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
 
 /// `guided-conformance jsts DIR --vocab FILE [--preset qwen2] [--draft NAME]...`: the JSON Schema Test
@@ -15,8 +16,22 @@ enum JSTSCommand {
         var line: String { "\(passed)/\(total) passed, \(refused) refused, \(falseNegatives) false negatives, \(falsePositives) false positives" }
     }
 
+    static let spec = CommandSpec(
+        name: "guided-conformance jsts",
+        summary: "The JSON Schema Test Suite through the schema compiler and the mask engine.",
+        positionals: [PositionalSpec("DIR", help: "the suite's tests/ folder (draft4 ... draft2020-12 inside)")],
+        options: JSTSOptions.sharedOptions
+            + [OptionSpec("--draft", value: "NAME", help: "only this draft folder, e.g. draft2020-12 (default: every one present)", repeats: true)],
+        exitCodes: [(0, "no invalid instance was accepted (no false positives)"),
+                    (1, "a false positive, or an input could not be read"),
+                    (2, "usage error: a bad option or value (nothing was run)")])
+
     static func run(_ args: [String]) -> Int32 {
-        guard let run = CorpusRun.prepare(args, command: "jsts") else { return 2 }
+        CommandRunner.run(args, spec: spec, body: body)
+    }
+
+    static func body(_ p: ParsedArguments) throws -> Int32 {
+        let run = try CorpusRun.prepare(p)
         let o = run.options, tokenizer = run.tokenizer, index = run.index
         let encoder = tokenizer.makeEncoder()
         var mask = [UInt32](repeating: 0, count: index.maskWords)
@@ -27,7 +42,7 @@ enum JSTSCommand {
         var required = Counts(), optional = Counts()
         for draftName in drafts {
             guard let draft = JSONSchemaDraft(rawValue: draftName) else {
-                FileHandleOutput.standardError("guided-conformance jsts: unknown draft '\(draftName)'\n"); return 2
+                throw UsageError.badValue(draftName, for: "--draft", expected: "one of " + JSONSchemaDraft.allCases.map(\.rawValue).joined(separator: ", "))
             }
             let root = URL(fileURLWithPath: o.directory).appendingPathComponent(draftName)
             let files = (fm.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])

@@ -1,13 +1,11 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
-
-struct JSTSUsageError: Error { let message: String }
 
 /// Options shared by `jsts` and `maskbench`.
 struct JSTSOptions {
     var directory = ""
-    var vocab = ""
-    var preset: TiktokenPreset? = nil
+    var vocabulary: VocabularyChoice
     var drafts: [String] = []
     var output: String? = nil
     var timeout: Double = 30
@@ -30,62 +28,41 @@ struct JSTSOptions {
     /// which grammar states make the slow tail.
     var traceSlowMaskUs: Double? = nil
 
-    static func parse(_ args: [String], command: String) throws(JSTSUsageError) -> JSTSOptions {
-        var o = JSTSOptions()
-        var i = 0
-        func value(_ flag: String) throws(JSTSUsageError) -> String {
-            i += 1
-            guard i < args.count else { throw JSTSUsageError(message: "\(flag) needs a value") }
-            return args[i]
-        }
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--vocab": o.vocab = try value(a)
-            case "--preset":
-                let name = try value(a)
-                guard let p = TiktokenPreset(rawValue: name) else { throw JSTSUsageError(message: "unknown preset '\(name)'") }
-                o.preset = p
-            case "--draft": o.drafts.append(try value(a))
-            case "--output": o.output = try value(a)
-            case "--timeout":
-                let s = try value(a)
-                guard let t = Double(s), t > 0 else { throw JSTSUsageError(message: "--timeout needs a positive number of seconds") }
-                o.timeout = t
-            case "--limit":
-                let s = try value(a)
-                guard let n = Int(s), n > 0 else { throw JSTSUsageError(message: "--limit needs a positive integer") }
-                o.limit = n
-            case "--lenient-formats": o.lenientFormats = true
-            case "--cpu-time": o.cpuTime = true
-            case "--trace-slow":
-                let s = try value(a)
-                guard let t = Double(s), t >= 0 else { throw JSTSUsageError(message: "--trace-slow needs a number of microseconds") }
-                o.traceSlowMaskUs = t
-            case "--property-order":
-                let v = try value(a)
-                if v == "declared" {
-                    o.propertyOrder = .declared
-                } else if v == "flexible" {
-                    o.propertyOrder = .flexible
-                } else if v == "sets" {
-                    o.propertyOrder = .memberSets
-                } else if v == "any" {
-                    o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
-                } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
-                    o.propertyOrder = .anyOrder(maxMembers: n)
-                } else {
-                    throw JSTSUsageError(message: "--property-order must be 'sets', 'declared', 'flexible', 'any' or 'any:N' (N = maxMembers), not '\(v)'")
-                }
-            default:
-                if a.hasPrefix("--") || !o.directory.isEmpty { throw JSTSUsageError(message: "unknown option '\(a)'") }
-                o.directory = a
+    /// The options both commands take; `jsts` adds `--draft`, `maskbench` `--output`, `--timeout`, `--limit`.
+    static let sharedOptions = [
+        OptionSpec("--vocab", value: "FILE", help: "vocabulary: .tiktoken, tokenizer.json or SentencePiece .model (required)"),
+        OptionSpec("--preset", value: "NAME", help: "pre-tokenizer of a .tiktoken file: \(VocabularyChoice.presetNames.joined(separator: ", ")) (inferred from qwen2*/qwen3.6* names)"),
+        OptionSpec("--property-order", value: "ORDER", help: "object members: sets (default), declared, flexible, any or any:N"),
+        OptionSpec.flag("--lenient-formats", help: "accept unknown formats instead of refusing the schema"),
+        OptionSpec.flag("--cpu-time", help: "time by this thread's CPU time instead of the wall clock"),
+        OptionSpec("--trace-slow", value: "US", help: "print on stderr the text fed so far whenever a mask takes longer than US microseconds"),
+    ]
+
+    init(_ p: ParsedArguments) throws(UsageError) {
+        directory = p.positionals.first ?? ""
+        vocabulary = try VocabularyChoice(path: try p.required("--vocab"), presetName: p.string("--preset"))
+        drafts = p.strings("--draft")
+        output = p.string("--output")
+        timeout = try p.double("--timeout", above: 0) ?? timeout
+        limit = try p.int("--limit", in: 1...Int.max)
+        lenientFormats = p.has("--lenient-formats")
+        cpuTime = p.has("--cpu-time")
+        traceSlowMaskUs = try p.double("--trace-slow", atLeast: 0)
+        if let v = p.string("--property-order") {
+            if v == "declared" {
+                propertyOrder = .declared
+            } else if v == "flexible" {
+                propertyOrder = .flexible
+            } else if v == "sets" {
+                propertyOrder = .memberSets
+            } else if v == "any" {
+                propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
+            } else if v.hasPrefix("any:"), let n = Int(v.dropFirst(4)), n >= 0 {
+                propertyOrder = .anyOrder(maxMembers: n)
+            } else {
+                throw .badValue(v, for: "--property-order", expected: "sets, declared, flexible, any or any:N (N = maxMembers)")
             }
-            i += 1
         }
-        guard !o.directory.isEmpty else { throw JSTSUsageError(message: "usage: guided-conformance \(command) DIR --vocab FILE [--preset qwen2] ...") }
-        guard !o.vocab.isEmpty else { throw JSTSUsageError(message: "--vocab is required") }
-        return o
     }
 
     /// The `--property-order` value that selects `propertyOrder`.
@@ -105,10 +82,11 @@ struct JSTSOptions {
         return options
     }
 
+    /// Padded to the model's logits width for a preset's full vocabulary (Qwen2: 151,936), as a model's
+    /// masks are.
     func loadTokenizer() throws -> Tokenizer {
-        var t = try Tokenizer.load(path: vocab, preset: preset)
-        if preset == .qwen2 { t = t.padded(to: 151_936) }
-        return t
+        try InputError.requireDirectory(directory)
+        return try vocabulary.load(pad: true)
     }
 }
 
@@ -119,20 +97,13 @@ struct CorpusRun {
     let tokenizer: Tokenizer
     let index: VocabularyIndex
 
-    /// nil after printing what is wrong on standard error (the command then exits 2).
-    static func prepare(_ args: [String], command: String) -> CorpusRun? {
-        let o: JSTSOptions
-        do { o = try JSTSOptions.parse(args, command: command) } catch {
-            FileHandleOutput.standardError("guided-conformance \(command): \(error.message)\n"); return nil
-        }
+    /// Parses the options and loads the vocabulary; throws a `UsageError` or an error in words.
+    static func prepare(_ p: ParsedArguments) throws -> CorpusRun {
+        let o = try JSTSOptions(p)
         JSTSFeeder.useThreadCPUTime = o.cpuTime
         JSTSFeeder.traceSlowMaskUs = o.traceSlowMaskUs
-        do {
-            let tokenizer = try o.loadTokenizer()
-            return CorpusRun(options: o, tokenizer: tokenizer, index: try VocabularyIndex(tokenizer.vocabulary))
-        } catch {
-            FileHandleOutput.standardError("guided-conformance \(command): \(error)\n"); return nil
-        }
+        let tokenizer = try o.loadTokenizer()
+        return CorpusRun(options: o, tokenizer: tokenizer, index: try VocabularyIndex(tokenizer.vocabulary))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
 #if canImport(Glibc)
 import Glibc
@@ -29,13 +30,29 @@ enum MaskBenchCommand {
         var passing: Bool { compileError == nil && validationError == nil && invalidationError == nil && !timedOut }
     }
 
+    static let spec = CommandSpec(
+        name: "guided-conformance maskbench",
+        summary: "The MaskBench protocol over a directory of schema files: compile, then feed every test token by token.",
+        positionals: [PositionalSpec("DIR", help: "folder of MaskBench .json files (schema and tests)")],
+        options: JSTSOptions.sharedOptions
+            + [OptionSpec("--output", value: "FILE", help: "write one JSON line per schema file to FILE"),
+               OptionSpec("--timeout", value: "S", help: "seconds allowed per file (default 30)"),
+               OptionSpec("--limit", value: "N", help: "only the first N files in name order")],
+        exitCodes: [(0, "ran the corpus (the summary lines tell passing and errors)"),
+                    (1, "an input could not be read"),
+                    (2, "usage error: a bad option or value, or DIR holds no .json file")])
+
     static func run(_ args: [String]) -> Int32 {
-        guard let run = CorpusRun.prepare(args, command: "maskbench") else { return 2 }
+        CommandRunner.run(args, spec: spec, body: body)
+    }
+
+    static func body(_ p: ParsedArguments) throws -> Int32 {
+        let run = try CorpusRun.prepare(p)
         let o = run.options, tokenizer = run.tokenizer, index = run.index
         let encoder = tokenizer.makeEncoder()
         var files = ((try? FileManager.default.contentsOfDirectory(atPath: o.directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         if let l = o.limit { files = Array(files.prefix(l)) }
-        guard !files.isEmpty else { FileHandleOutput.standardError("guided-conformance maskbench: no .json files in \(o.directory)\n"); return 2 }
+        guard !files.isEmpty else { throw UsageError("DIR \(o.directory) holds no .json file") }
         var out: FileHandle? = nil
         if let path = o.output {
             _ = FileManager.default.createFile(atPath: path, contents: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import GuidedDecoding
 
 /// `guided-conformance session-bench [--runs N] [--max-tokens N] [--seed S] [--vocab FILE] [--corpus DIR]`:
@@ -8,13 +9,17 @@ import GuidedDecoding
 /// the whole loop and, separately, the time spent inside the backend's `append` calls. The difference is
 /// the loop's overhead: mask fill, forced-token check, sampling, accept, bookkeeping.
 enum SessionBenchCommand {
+    static let spec = CommandSpec(
+        name: "guided-conformance session-bench",
+        summary: "Measures what the session's decode loop costs beyond the backend's own time (n-gram backend).",
+        options: [OptionSpec("--runs", value: "N", help: "responses per measurement (default 20)")]
+            + DemoOptions.backendOptions(maxTokensDefault: 200),
+        exitCodes: [(0, "measured"), (1, "an input could not be read or a run failed"),
+                    (2, "usage error: a bad option or value (nothing was run)")])
+
     static func run(_ args: [String]) -> Int32 {
-        guard var options = DemoOptions(args) else {
-            FileHandleOutput.standardError("usage: guided-conformance session-bench [--runs N] [--max-tokens N] [--seed S] [--vocab FILE] [--corpus DIR]\n")
-            return 2
-        }
-        if !args.contains("--max-tokens") { options.maxTokens = 200 }
-        do {
+        CommandRunner.run(args, spec: spec) { p in
+            let options = try DemoOptions(p, maxTokensDefault: 200)
             let (tokenizer, backend) = try options.loadBackend()
             let session = GuidedSession(backend: backend, tokenizer: tokenizer, instructions: "You write recipe cards.")
             let schema = try DemoRecipe.outputSchema.jsonSchema(for: .standard)
@@ -52,11 +57,8 @@ enum SessionBenchCommand {
             _ = try measure("with mask, greedy", mask: true, sampling: .greedy)
             let free = try measure("no mask, temperature 1", mask: false, sampling: sampling)
             print(String(format: "session-bench: loop overhead %.1f us/token with mask, %.1f us/token without (temperature 1, n-gram backend, %@)",
-                         masked, free, (options.vocab as NSString).lastPathComponent))
+                         masked, free, (options.vocabulary.path as NSString).lastPathComponent))
             return 0
-        } catch {
-            FileHandleOutput.standardError("session-bench: \(error)\n")
-            return 1
         }
     }
 }

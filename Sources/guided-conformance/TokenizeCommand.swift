@@ -1,4 +1,5 @@
 import Foundation
+import GuidedCLI
 import GuidedSchema
 import GuidedTokenizers
 
@@ -7,25 +8,22 @@ import GuidedTokenizers
 ///
 /// The last line is exactly `tokenize: <matched>/<total> exact`; the exit status is 0 only when all match.
 enum TokenizeCommand {
-    static let usage = """
-    usage: guided-conformance tokenize --vocab FILE [--fixtures FILE] --key NAME
-                                       [--preset qwen2|qwen3.6] [--pattern REGEX] [--vocab-size N] [--bench]
-      --vocab       a .tiktoken, tokenizer.json or SentencePiece .model file
-      --fixtures    JSON lines {"text": ..., NAME: [ids]} (default: encode-fixtures.jsonl beside the vocabulary)
-      --key         which reference ids to compare with
-      --preset      tiktoken pre-tokenizer regex and special tokens of a known model
-      --pattern     tiktoken pre-tokenizer regex (overrides the preset's)
-      --bench       report load time, encode throughput and memory of the loaded vocabulary
-    """
+    static let spec = CommandSpec(
+        name: "guided-conformance tokenize",
+        summary: "Encodes every fixture text with a vocabulary and compares with the reference ids; decodes back.",
+        options: TokenizeOptions.options,
+        exitCodes: [(0, "every fixture encoded exactly"),
+                    (1, "a fixture differed, or an input could not be read"),
+                    (2, "usage error: a bad option or value (nothing was run)")],
+        notes: ["The last line reads `tokenize: <matched>/<total> exact`."])
 
     static func run(_ args: [String]) -> Int32 {
-        let options: TokenizeOptions
-        do {
-            options = try TokenizeOptions.parse(args)
-        } catch {
-            FileHandleOutput.standardError("guided-conformance tokenize: \(error.message)\n\n\(usage)\n")
-            return 2
-        }
+        CommandRunner.run(args, spec: spec) { p in try tokenize(TokenizeOptions(p)) }
+    }
+
+    private static func tokenize(_ options: TokenizeOptions) throws -> Int32 {
+        try InputError.requireFile(options.vocab)
+        try InputError.requireFile(options.fixtures)
         let rssBefore = TokenizeMemory.residentBytes()
         var loaded: Result<Tokenizer, TokenizerError>!
         let loadTime = TokenizeTiming.measure {
@@ -34,23 +32,11 @@ enum TokenizeCommand {
                                    vocabularySize: options.vocabularySize)
             }
         }
-        let tokenizer: Tokenizer
-        switch loaded! {
-        case .success(let t): tokenizer = t
-        case .failure(let error):
-            FileHandleOutput.standardError("guided-conformance tokenize: \(error)\n")
-            return 1
-        }
+        let tokenizer = try loaded!.get()
         TokenizeMemory.releaseFreedMemory()
         let rssAfter = TokenizeMemory.residentBytes()
 
-        let fixtures: [TokenizeFixture]
-        do {
-            fixtures = try TokenizeFixture.load(path: options.fixtures, key: options.key)
-        } catch {
-            FileHandleOutput.standardError("guided-conformance tokenize: \(error.message)\n")
-            return 1
-        }
+        let fixtures = try TokenizeFixture.load(path: options.fixtures, key: options.key)
         let v = tokenizer.vocabulary
         print("vocab: \(options.vocab) (\(tokenizer.format.rawValue), \(v.tokenCount) tokens, size \(v.size), \(v.specialTokenIDs.count) special, EOS \(v.eosTokenIDs))")
         print("fixtures: \(options.fixtures) key \(options.key), \(fixtures.count) texts")

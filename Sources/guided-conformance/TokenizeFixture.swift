@@ -6,9 +6,9 @@ struct TokenizeFixture {
     let text: String
     let ids: [Int]
 
-    static func load(path: String, key: String) throws(TokenizeUsageError) -> [TokenizeFixture] {
+    static func load(path: String, key: String) throws(TokenizeInputError) -> [TokenizeFixture] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TokenizeUsageError(message: "\(path): cannot read fixtures file")
+            throw TokenizeInputError(message: "\(path): cannot read fixtures file")
         }
         var result: [TokenizeFixture] = []
         var lineNumber = 0
@@ -17,18 +17,18 @@ struct TokenizeFixture {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
             let value: JSONValue
             do { value = try JSONParser.parse(bytes: Array(line)) } catch {
-                throw TokenizeUsageError(message: "\(path):\(lineNumber): \(error)")
+                throw TokenizeInputError(message: "\(path):\(lineNumber): \(error)")
             }
             guard let text = value["text"]?.stringValue else {
-                throw TokenizeUsageError(message: "\(path):\(lineNumber): no \"text\" string")
+                throw TokenizeInputError(message: "\(path):\(lineNumber): no \"text\" string")
             }
             guard let list = value[key]?.arrayValue else {
-                throw TokenizeUsageError(message: "\(path):\(lineNumber): no reference ids under \"\(key)\"")
+                throw TokenizeInputError(message: "\(path):\(lineNumber): no reference ids under \"\(key)\"")
             }
             var ids: [Int] = []
             for item in list {
                 guard let n = item.numberValue, let id = Int(n.text) else {
-                    throw TokenizeUsageError(message: "\(path):\(lineNumber): \"\(key)\" holds a non-integer id")
+                    throw TokenizeInputError(message: "\(path):\(lineNumber): \"\(key)\" holds a non-integer id")
                 }
                 ids.append(id)
             }

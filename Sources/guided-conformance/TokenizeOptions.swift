@@ -1,53 +1,46 @@
 import Foundation
+import GuidedCLI
 import GuidedTokenizers
-
-struct TokenizeUsageError: Error { let message: String }
 
 /// Command-line options of `guided-conformance tokenize`.
 struct TokenizeOptions {
-    var vocab = ""
-    var fixtures = ""
-    var key = ""
+    var vocab: String
+    var fixtures: String
+    var key: String
     var preset: TiktokenPreset?
     var pattern: String?
     var vocabularySize: Int?
     var bench = false
 
-    static func parse(_ args: [String]) throws(TokenizeUsageError) -> TokenizeOptions {
-        var o = TokenizeOptions()
-        var i = 0
-        func value(_ flag: String) throws(TokenizeUsageError) -> String {
-            i += 1
-            guard i < args.count else { throw TokenizeUsageError(message: "\(flag) needs a value") }
-            return args[i]
+    static let options = [
+        OptionSpec("--vocab", value: "FILE", help: "a .tiktoken, tokenizer.json or SentencePiece .model file (required)"),
+        OptionSpec("--fixtures", value: "FILE", help: "JSON lines {\"text\": ..., NAME: [ids]} (default: encode-fixtures.jsonl beside the vocabulary)"),
+        OptionSpec("--key", value: "NAME", help: "which reference ids to compare with (required)"),
+        OptionSpec("--preset", value: "NAME", help: "pre-tokenizer and special tokens of a .tiktoken file: \(VocabularyChoice.presetNames.joined(separator: ", ")) (inferred from qwen2*/qwen3.6* names)"),
+        OptionSpec("--pattern", value: "REGEX", help: "tiktoken pre-tokenizer regex (overrides the preset's)"),
+        OptionSpec("--vocab-size", value: "N", help: "pad the vocabulary to the model's logits width N"),
+        OptionSpec.flag("--bench", help: "report load time, encode throughput and memory of the loaded vocabulary"),
+    ]
+
+    init(_ p: ParsedArguments) throws(UsageError) {
+        vocab = try p.required("--vocab")
+        key = try p.required("--key")
+        pattern = p.string("--pattern")
+        vocabularySize = try p.int("--vocab-size", in: 1...Int.max)
+        bench = p.has("--bench")
+        // A pattern stands in for a preset's regex, so nothing needs inferring then.
+        if pattern != nil && p.string("--preset") == nil {
+            preset = nil
+        } else {
+            preset = try VocabularyChoice(path: vocab, presetName: p.string("--preset")).preset
         }
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--vocab": o.vocab = try value(a)
-            case "--fixtures": o.fixtures = try value(a)
-            case "--key": o.key = try value(a)
-            case "--pattern": o.pattern = try value(a)
-            case "--preset":
-                let name = try value(a)
-                guard let p = TiktokenPreset(rawValue: name) else {
-                    throw TokenizeUsageError(message: "unknown preset '\(name)' (known: \(TiktokenPreset.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                o.preset = p
-            case "--vocab-size":
-                let s = try value(a)
-                guard let n = Int(s), n > 0 else { throw TokenizeUsageError(message: "--vocab-size needs a positive integer, got '\(s)'") }
-                o.vocabularySize = n
-            case "--bench": o.bench = true
-            default: throw TokenizeUsageError(message: "unknown option '\(a)'")
-            }
-            i += 1
-        }
-        guard !o.vocab.isEmpty else { throw TokenizeUsageError(message: "--vocab is required") }
-        guard !o.key.isEmpty else { throw TokenizeUsageError(message: "--key is required") }
-        if o.fixtures.isEmpty {
-            o.fixtures = (URL(fileURLWithPath: o.vocab).deletingLastPathComponent().appendingPathComponent("encode-fixtures.jsonl")).path
-        }
-        return o
+        fixtures = p.string("--fixtures")
+            ?? URL(fileURLWithPath: vocab).deletingLastPathComponent().appendingPathComponent("encode-fixtures.jsonl").path
     }
+}
+
+/// A fixtures file that cannot be used; the message names the file and line.
+struct TokenizeInputError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

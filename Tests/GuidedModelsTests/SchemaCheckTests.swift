@@ -135,7 +135,7 @@ struct SchemaCheckTests {
         let peer = try await ServerPeer.shared()
         let port = try await peer.closedPort()
         let r = await Self.run(["--base-url", "http://127.0.0.1:\(port)", "--model", "tiny"])
-        #expect(r.status == 2)
+        #expect(r.status == 3)
         #expect(r.out.isEmpty)
         #expect(r.err.hasPrefix("schema-check: could not probe: cannot connect to http://127.0.0.1:\(port)/chat/completions: "))
     }

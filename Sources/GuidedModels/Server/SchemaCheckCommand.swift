@@ -5,14 +5,30 @@ import GuidedSchema
 ///
 /// Output: the report on `output` (stdout), its last line exactly `verdict: <…> (<k>/<n> probes enforced)`;
 /// progress on `errorOutput` only when `progressToTerminal` (stderr is a TTY); `--json FILE` writes the
-/// machine-readable report. Exit status 0 strict, 1 not strict, 2 could not probe (usage error, unreadable
-/// probes, server unreachable or refusing a plain request): then no verdict line, only the reason on stderr.
+/// machine-readable report. Exit status 0 strict, 1 not strict, 2 usage error or unreadable probes, 3 could
+/// not reach the server (unreachable or refusing a plain request): then no verdict line, only the reason on
+/// stderr.
 public enum SchemaCheckCommand {
+    /// Exit status when the server could not be reached or refused even a plain request.
+    public static let unreachableStatus: Int32 = 3
+
     public static func run(_ arguments: [String], defaultProbes: URL?, output: @Sendable (String) -> Void,
                            errorOutput: @Sendable (String) -> Void, progressToTerminal: Bool,
                            environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
+        let options: SchemaCheckOptions
+        do throws(SchemaCheckError) { options = try SchemaCheckOptions.parse(arguments) } catch {
+            errorOutput("schema-check: \(error)\n")
+            return 2
+        }
+        return await run(options: options, defaultProbes: defaultProbes, output: output, errorOutput: errorOutput,
+                         progressToTerminal: progressToTerminal, environment: environment)
+    }
+
+    /// Runs the battery with options already parsed (the `schema-check` executable parses with GuidedCLI).
+    public static func run(options: SchemaCheckOptions, defaultProbes: URL?, output: @Sendable (String) -> Void,
+                           errorOutput: @Sendable (String) -> Void, progressToTerminal: Bool,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int32 {
         do throws(SchemaCheckError) {
-            let options = try SchemaCheckOptions.parse(arguments)
             guard let directory = options.probesDirectory ?? defaultProbes else {
                 throw .probes("no probe directory: pass --probes DIR (the battery is Corpora/probes in the repository)")
             }
@@ -34,6 +50,7 @@ public enum SchemaCheckCommand {
             return report.exitStatus
         } catch {
             errorOutput("schema-check: \(error)\n")
+            if case .unreachable = error { return unreachableStatus }
             return 2
         }
     }

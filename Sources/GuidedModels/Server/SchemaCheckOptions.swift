@@ -27,6 +27,12 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         self.jsonPath = jsonPath
     }
 
+    /// The `--dialect` names, in the order usage lists them; `auto` (nil) tries every OpenAI-wire dialect.
+    public static let dialects: [(name: String, dialect: StructuredOutputDialect?)] = [
+        ("auto", nil), ("openai", .openAI(strict: true)), ("llama-cpp-python", .llamaCppPython),
+        ("vllm", .vLLM), ("llamacpp", .llamaCppServer), ("ollama", .ollama),
+    ]
+
     /// Parses the arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(SchemaCheckError) -> SchemaCheckOptions {
         var values: [String: String] = [:]
@@ -45,22 +51,16 @@ public struct SchemaCheckOptions: Sendable, Equatable {
               url.host != nil
         else { throw .usage("--base-url `\(base)` is not an http(s) URL") }
         guard let model = values["--model"], !model.isEmpty else { throw .usage("--model is required") }
-        var dialect: StructuredOutputDialect?
-        switch values["--dialect"] ?? "auto" {
-        case "auto": dialect = nil
-        case "openai": dialect = .openAI(strict: true)
-        case "llama-cpp-python": dialect = .llamaCppPython
-        case "vllm": dialect = .vLLM
-        case "llamacpp": dialect = .llamaCppServer
-        case "ollama": dialect = .ollama
-        case let other: throw .usage("unknown dialect `\(other)`")
+        let dialectName = values["--dialect"] ?? "auto"
+        guard let dialect = dialects.first(where: { $0.name == dialectName }) else {
+            throw .usage("unknown dialect `\(dialectName)`")
         }
         var trials = 2
         if let t = values["--trials"] {
             guard let n = Int(t), n >= 1, n <= 1000 else { throw .usage("--trials `\(t)` must be an integer from 1 to 1000") }
             trials = n
         }
-        return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect,
+        return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect.dialect,
                                   apiKeyEnvironmentVariable: values["--api-key-env"], trials: trials,
                                   probesDirectory: values["--probes"].map { URL(fileURLWithPath: $0) },
                                   jsonPath: values["--json"])

@@ -1,0 +1,174 @@
+import Foundation
+import GuidedCLI
+import Testing
+
+/// Every command and subcommand of both tools, run as real processes: `--help` (stdout, exit 0, every
+/// option listed), a bad option and a bad value (stderr, exit 2, first line naming the argument).
+@Suite("CLI: the built executables")
+struct CommandLineTests {
+    /// A command, the options its help must list, and a bad value with the first error line it gives.
+    struct Case: CustomStringConvertible {
+        let tool: String
+        let subcommand: String?
+        let options: [String]
+        let badValue: [String]
+        let badValueLine: String
+        var name: String { subcommand.map { "\(tool) \($0)" } ?? tool }
+        var description: String { name }
+        var prefix: [String] { subcommand.map { [$0] } ?? [] }
+    }
+
+    static let cases: [Case] = [
+        Case(tool: "guided-conformance", subcommand: "demo",
+             options: ["--count", "--seed", "--vocab", "--preset", "--corpus", "--max-tokens", "--maskbench", "--schemas", "--seeds"],
+             badValue: ["--count", "abc"],
+             badValueLine: "guided-conformance demo: invalid value 'abc' for --count: expected a positive integer"),
+        Case(tool: "guided-conformance", subcommand: "tokenize",
+             options: ["--vocab", "--fixtures", "--key", "--preset", "--pattern", "--vocab-size", "--bench"],
+             badValue: ["--vocab", "x.json", "--key", "k", "--vocab-size", "0"],
+             badValueLine: "guided-conformance tokenize: invalid value '0' for --vocab-size: expected a positive integer"),
+        Case(tool: "guided-conformance", subcommand: "bench",
+             options: ["--grammar", "--vocab", "--preset", "--texts", "--limit", "--max-rollback"],
+             badValue: ["--grammar", "g", "--texts", "t", "--vocab", "v.tiktoken", "--preset", "gpt9"],
+             badValueLine: "guided-conformance bench: invalid value 'gpt9' for --preset: expected one of qwen2, qwen3.6"),
+        Case(tool: "guided-conformance", subcommand: "jsts",
+             options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--draft"],
+             badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--property-order", "random"],
+             badValueLine: "guided-conformance jsts: invalid value 'random' for --property-order: expected sets, declared, flexible, any or any:N (N = maxMembers)"),
+        Case(tool: "guided-conformance", subcommand: "maskbench",
+             options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
+             badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--timeout", "-1"],
+             badValueLine: "guided-conformance maskbench: invalid value '-1' for --timeout: expected a number above 0"),
+        Case(tool: "guided-conformance", subcommand: "validate-suite",
+             options: ["--draft", "--failures"],
+             badValue: ["DIR", "--draft", "draft5"],
+             badValueLine: "guided-conformance validate-suite: invalid value 'draft5' for --draft: expected one of draft4, draft6, draft7, draft2019-09, draft2020-12"),
+        Case(tool: "guided-conformance", subcommand: "session-bench",
+             options: ["--runs", "--seed", "--vocab", "--preset", "--corpus", "--max-tokens"],
+             badValue: ["--runs", "-3"],
+             badValueLine: "guided-conformance session-bench: invalid value '-3' for --runs: expected a positive integer"),
+        Case(tool: "schema-check", subcommand: nil,
+             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"],
+             badValue: ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "0"],
+             badValueLine: "schema-check: invalid value '0' for --trials: expected an integer from 1 to 1000"),
+    ]
+
+    @Test(arguments: cases)
+    func helpListsEveryOptionAndTheExitStatuses(_ c: Case) throws {
+        for flag in ["--help", "-h"] {
+            let r = try ToolProcess.run(c.tool, c.prefix + [flag])
+            #expect(r.status == 0)
+            #expect(r.err.isEmpty)
+            #expect(r.firstOutLine.hasPrefix("usage: \(c.name) "))
+            for option in c.options + ["--help", "--version"] {
+                #expect(r.out.contains("  \(option) ") || r.out.contains(", \(option) "), "\(c.name) --help lacks \(option)")
+            }
+            #expect(r.out.contains("\nexit status:\n  0 "))
+            #expect(r.out.contains("\n  2                       usage error"))
+        }
+    }
+
+    @Test(arguments: cases)
+    func unknownOptionIsAUsageError(_ c: Case) throws {
+        let r = try ToolProcess.run(c.tool, c.prefix + ["--frobnicate"])
+        #expect(r.status == 2)
+        #expect(r.out.isEmpty)
+        #expect(r.firstErrLine == "\(c.name): unknown option '--frobnicate'")
+        #expect(r.err.contains("\nrun '\(c.name) --help' for every option\n"))
+    }
+
+    @Test(arguments: cases)
+    func badValueIsAUsageErrorNamingTheOption(_ c: Case) throws {
+        let r = try ToolProcess.run(c.tool, c.prefix + c.badValue)
+        #expect(r.status == 2)
+        #expect(r.out.isEmpty)
+        #expect(r.firstErrLine == c.badValueLine)
+    }
+
+    @Test(arguments: cases)
+    func versionIsTheSharedConstant(_ c: Case) throws {
+        let r = try ToolProcess.run(c.tool, c.prefix + ["--version"])
+        #expect(r.status == 0)
+        #expect(r.out == "\(c.tool) \(GuidedVersion.string)\n")
+    }
+
+    @Test func topLevelHelpListsEveryCommand() throws {
+        let r = try ToolProcess.run("guided-conformance", ["--help"])
+        #expect(r.status == 0)
+        #expect(r.firstOutLine == "usage: guided-conformance <command> [options]")
+        for c in Self.cases where c.tool == "guided-conformance" {
+            #expect(r.out.contains("\n  \(c.subcommand!) "), "no \(c.subcommand!)")
+        }
+        #expect(r.out.contains("--version"))
+    }
+
+    @Test func unknownCommandOrOptionIsAUsageError() throws {
+        let r = try ToolProcess.run("guided-conformance", ["frob"])
+        #expect(r.status == 2)
+        #expect(r.out.isEmpty)
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+        let o = try ToolProcess.run("guided-conformance", ["--frob"])
+        #expect(o.status == 2)
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+    }
+
+    @Test func topLevelVersionIsTheSharedConstant() throws {
+        let r = try ToolProcess.run("guided-conformance", ["--version"])
+        #expect(r.status == 0)
+        #expect(r.out == "guided-conformance \(GuidedVersion.string)\n")
+    }
+
+    @Test func missingCorpusIsNamedInWords() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--corpus", "/nope"])
+        #expect(r.status == 1)
+        #expect(r.err == "guided-conformance demo: cannot read /nope: no such directory\n")
+    }
+
+    @Test func missingSuiteFolderIsNamedInWords() throws {
+        let r = try ToolProcess.run("guided-conformance", ["validate-suite", "/nope"])
+        #expect(r.status == 1)
+        #expect(r.err == "guided-conformance validate-suite: cannot read /nope: no such directory\n")
+    }
+
+    @Test func missingVocabularyIsNamedInWords() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--vocab", "/nope/qwen2.tiktoken"])
+        #expect(r.status == 1)
+        #expect(r.err == "guided-conformance demo: cannot read /nope/qwen2.tiktoken: no such file\n")
+    }
+
+    @Test func unknownTiktokenNameNeedsAPreset() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--vocab", "/tmp/mine.tiktoken"])
+        #expect(r.status == 2)
+        #expect(r.firstErrLine == "guided-conformance demo: cannot infer the pre-tokenizer of /tmp/mine.tiktoken from its name: give --preset (one of qwen2, qwen3.6)")
+    }
+
+    @Test func presetOnATokenizerJSONIsAUsageError() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--vocab", "m.tokenizer.json", "--preset", "qwen2"])
+        #expect(r.status == 2)
+        #expect(r.firstErrLine == "guided-conformance demo: --preset applies to .tiktoken files only; m.tokenizer.json names its own tokenizer")
+    }
+
+    @Test func missingRequiredOptionIsNamed() throws {
+        let r = try ToolProcess.run("schema-check", ["--model", "m"])
+        #expect(r.status == 2)
+        #expect(r.firstErrLine == "schema-check: --base-url is required")
+    }
+
+    /// Nothing listens on port 9 (discard) here: the connection is refused at once.
+    @Test func unreachableServerExitsThree() throws {
+        let r = try ToolProcess.run("schema-check", ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "1"])
+        #expect(r.status == 3)
+        #expect(r.out.isEmpty)
+        #expect(r.firstErrLine.hasPrefix("schema-check: could not probe: cannot connect to http://127.0.0.1:9/chat/completions"))
+    }
+
+    /// The README's main job from the repository alone: the built-in vocabulary and prose.
+    @Test func defaultJobRunsOnTheBuiltInVocabulary() throws {
+        let r = try ToolProcess.run("guided-conformance", [])
+        #expect(r.status == 0, "\(r.err)")
+        let last = r.out.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("demo: 5 values of DemoRecipe, with mask 5/5 valid (0 incomplete), without mask "))
+        #expect(r.out.hasPrefix("n-gram backend: "))
+        #expect(r.out.contains("vocabulary Corpora/vocab/prose-bpe.tiktoken ("))
+    }
+}
