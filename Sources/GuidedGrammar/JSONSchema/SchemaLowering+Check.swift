@@ -188,6 +188,8 @@ extension SchemaLowering {
             // Branch i may become several conjunctions (a negation that is a disjunction of key tests).
             var variants: [[Conjunct]] = [g.alternatives[i]]
             for j in 0..<keys.count where j != i {
+                // Pairs grow with the square of the branches (500 tools: 250,000 overlap tests).
+                try checkBudget(pointer: document[g.holder].pointer)
                 var overlap = try overlapTypes(keys[i], keys[j], depth: 0)
                 if overlap.isEmpty { continue }
                 if universal[j] == nil { universal[j] = universalTypes(g.alternatives[j]) }

@@ -64,10 +64,15 @@ struct SchemaLowering {
     }
 
     /// A rule for the instances valid against every location in `key`.
-    mutating func lowerConjunction(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// Throws once the compile's budget is spent (`pointer`: where the compile was).
+    func checkBudget(pointer: String) throws(JSONSchemaCompileError) {
         if let spent = budget?.exceeded {
-            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: document[rawKey.first?.node ?? 0].pointer, detail: spent.description)
+            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: pointer, detail: spent.description)
         }
+    }
+
+    mutating func lowerConjunction(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> GrammarExpr {
+        try checkBudget(pointer: document[rawKey.first?.node ?? 0].pointer)
         let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
         if key.isEmpty { return anyValue() }
         if let r = ruleMemo[key] { return .rule(r) }
@@ -179,7 +184,8 @@ struct SchemaLowering {
         rest.enumValues = nil
         var alts: [GrammarExpr] = []
         let integerOnly = !f.types.contains(.fraction)
-        for v in values {
+        for (k, v) in values.enumerated() {
+            if k & 63 == 63 { try checkBudget(pointer: "") }
             guard f.types.contains(InstanceTypes(of: v)) else { continue }
             // A value the checker cannot decide is left out: that only loses valid instances.
             guard checkFacts(v, rest, depth: 0) == .valid else { continue }
