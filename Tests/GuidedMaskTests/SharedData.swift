@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Paths to the read-only shared data beside the project root (../shared).
 enum SharedData {
@@ -17,8 +18,15 @@ enum SharedData {
     /// The same rule as GuidedModelsTests' `PeerRequirement`.
     static func present(for suite: String) -> Bool {
         if available || ProcessInfo.processInfo.environment["GUIDED_REQUIRE_PEERS"] == "1" { return true }
+        guard firstNotice(suite) else { return false }
         FileHandle.standardError.write(Data(("shared data: \(root.path) not found; skipping suite \"\(suite)\" "
             + "(place the shared data there to enable it; GUIDED_REQUIRE_PEERS=1 turns the skip into failures)\n").utf8))
         return false
     }
+
+    /// Suites already announced: Swift Testing evaluates a suite's condition once per test in it.
+    private static let announced = Mutex<Set<String>>([])
+
+    /// Whether `suite` is announced for the first time.
+    static func firstNotice(_ suite: String) -> Bool { announced.withLock { $0.insert(suite).inserted } }
 }

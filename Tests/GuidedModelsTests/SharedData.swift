@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Paths to the read-only shared data beside the project root (../shared).
 enum SharedData {
@@ -16,8 +17,15 @@ enum SharedData {
     /// (then a missing one fails the tests); else one line saying the suite is skipped.
     static func present(for suite: String) -> Bool {
         if available || PeerRequirement.required { return true }
+        guard firstNotice(suite) else { return false }
         PeerRequirement.notice("shared data: \(root.path) not found; skipping suite \"\(suite)\" "
             + "(place the shared data there to enable it; GUIDED_REQUIRE_PEERS=1 turns the skip into failures)")
         return false
     }
+
+    /// Suites already announced: Swift Testing evaluates a suite's condition once per test in it.
+    private static let announced = Mutex<Set<String>>([])
+
+    /// Whether `suite` is announced for the first time.
+    static func firstNotice(_ suite: String) -> Bool { announced.withLock { $0.insert(suite).inserted } }
 }
