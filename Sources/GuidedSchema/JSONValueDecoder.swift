@@ -2,8 +2,8 @@ import Foundation
 
 /// Decodes a complete `JSONValue` into a `Decodable` type, the last step of guided generation.
 ///
-/// Besides the standard containers it reads `Date` from an ISO 8601 / RFC 3339 string (fractional seconds
-/// optional), `URL` and `UUID` from strings, `Data` from base64, and `Decimal` from the exact number literal
+/// Besides the standard containers it reads `Date` from an RFC 3339 `date-time` or `full-date` string
+/// (`RFC3339Timestamp`), `URL` and `UUID` from strings, `Data` from base64, and `Decimal` from the exact number literal
 /// (never through `Double`). Errors are `DecodingError`s whose context carries the coding path, and whose
 /// description starts with it as a JSON Pointer: `at /items/0/id: expected an integer, found string "x"`.
 public struct JSONValueDecoder: Sendable {
@@ -114,16 +114,12 @@ struct JSONValueDecoding: Decoder {
         return n
     }
 
+    /// The default strategy: exactly `format: date-time` (plus a bare full-date), so every masked or
+    /// validated value decodes.
     func decodeISO8601Date() throws -> Date {
-        guard case .string(let s) = value else { throw JSONValueDecoding.mismatch(at: codingPath, expected: "an ISO 8601 date string", found: value) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = formatter.date(from: s) { return d }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let d = formatter.date(from: s) { return d }
-        formatter.formatOptions = [.withFullDate]
-        if s.utf8.count == 10, let d = formatter.date(from: s) { return d }
-        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: JSONValueDecoding.at(codingPath) + "\(JSONValueDecoding.describeValue(value)) is not an ISO 8601 date"))
+        guard case .string(let s) = value else { throw JSONValueDecoding.mismatch(at: codingPath, expected: "an RFC 3339 date string", found: value) }
+        if let d = RFC3339Timestamp.date(from: s) { return d }
+        throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: JSONValueDecoding.at(codingPath) + "\(JSONValueDecoding.describeValue(value)) is not an RFC 3339 date-time"))
     }
 
     static func at(_ path: [any CodingKey]) -> String {

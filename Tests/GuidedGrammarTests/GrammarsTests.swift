@@ -114,7 +114,7 @@ enum GrammarFiles {
 
     /// Every one of the first 300 corpus documents is a JSON text, for both JSON grammars (the
     /// corpus uses single spaces after ',' and ':').
-    @Test(arguments: ["json", "json-bounded-ws"])
+    @Test(.enabled(if: SharedData.present(for: "GrammarsTests (corpus)")), arguments: ["json", "json-bounded-ws"])
     func acceptsCorpus(_ name: String) throws {
         let r = try GrammarFiles.recognizer(name)
         let lines = try Self.corpusLines(300)
@@ -123,7 +123,7 @@ enum GrammarFiles {
     }
 
     /// json.gbnf agrees with the strict JSONParser on random ASCII edits of corpus documents.
-    @Test func jsonAgreesWithParserOnEdits() throws {
+    @Test(.enabled(if: SharedData.present(for: "GrammarsTests (corpus)"))) func jsonAgreesWithParserOnEdits() throws {
         let r = try GrammarFiles.recognizer("json")
         let lines = try Self.corpusLines(60)
         let alphabet = Array(#"{}[]":,.-+eE0123456789 \ntrufalsn\/"#.utf8)
@@ -154,7 +154,7 @@ enum GrammarFiles {
 
     /// The batch viability walk agrees with feeding each string separately, on json.gbnf at every 7th
     /// position of a corpus document, for "tokens" cut from other documents.
-    @Test func batchViabilityOnJSON() throws {
+    @Test(.enabled(if: SharedData.present(for: "GrammarsTests (corpus)"))) func batchViabilityOnJSON() throws {
         let lines = try Self.corpusLines(40).map { Array($0.utf8) }
         var tokens: [[UInt8]] = [[]]
         for (n, line) in lines.dropFirst().enumerated() {

@@ -5,7 +5,7 @@ import GuidedTokenizers
 
 /// Tokens that end a called rule and go on in its caller: the follow sets that reject them early, the
 /// grouping of the rest by the tail the caller reads, and the masks that come out of both.
-@Suite struct CallerReturnTests {
+@Suite(.enabled(if: SharedData.present(for: "CallerReturnTests"))) struct CallerReturnTests {
     typealias S = MaskTestSupport
 
     /// `a` is recursive through a non-tail reference, so it stays a called rule.

@@ -8,7 +8,7 @@ private typealias S = MaskTestSupport
 /// A `format` used in several places is one shared rule, called. Its body ends with the closing
 /// quote, so inside the text no state of it can return to the caller: masks there take the plain
 /// fast path of the trie walk, and only tokens that cross the quote depend on the caller.
-@Suite struct SharedFormatRuleTests {
+@Suite(.enabled(if: SharedData.present(for: "SharedFormatRuleTests"))) struct SharedFormatRuleTests {
     static let schema = #"{"type":"object","properties":{"a":{"type":"string","format":"uri"},"b":{"type":"array","items":{"type":"string","format":"uri"}}}}"#
 
     @Test func formatRuleEndsWithTheQuote() throws {
@@ -39,7 +39,7 @@ private typealias S = MaskTestSupport
 /// referred to in tail position only, and no state inside a key accepts (with `"` after the automaton,
 /// every state that could end a name accepted, and a cyclic name automaton's kept rules sent each mask
 /// in a key down the general walk).
-@Suite struct PatternKeyQuoteTests {
+@Suite(.enabled(if: SharedData.present(for: "PatternKeyQuoteTests"))) struct PatternKeyQuoteTests {
     /// The language tags of maskbench's xAPI language maps (Github_trivial---o88608): a name automaton
     /// too large to become one expression, so it is written as one rule per state.
     static let tag = #"^(([a-zA-Z]{2,8}(-[a-zA-Z]{3}(-[a-zA-Z]{3}){0,2})?(-[a-zA-Z]{4})?(-([a-zA-Z]{2}|[0-9]{3}))?(-[a-zA-Z0-9]{4,8})*(-([0-9]|[a-w]|[y-z]|[A-W]|[Y-Z])-[0-9a-zA-Z]{2,8})*(-x(-[a-zA-Z0-9]{1,8})+)?)|x(-[a-zA-Z0-9]{1,8})+|en-GB-oed|i-ami|i-bnn|i-default|i-enochian|i-hak|i-klingon|i-lux|i-mingo|i-navajo|i-pwn|i-tao|i-tay|i-tsu|sgn-BE-FR|sgn-BE-NL|sgn-CH-DE)$"#
@@ -73,7 +73,7 @@ private typealias S = MaskTestSupport
 /// `.*`) are one name automaton whose accepting states lead to their part's value, not one automaton
 /// per part: the key position is then one NFA state, and each part's value rule is entered after the
 /// closing quote.
-@Suite struct PatternPartsTests {
+@Suite(.enabled(if: SharedData.present(for: "PatternPartsTests"))) struct PatternPartsTests {
     static let schema = #"{"type":"object","patternProperties":{"hipchat":{"type":"object","properties":{"room":{"type":"string"}},"required":["room"]},"github":{"type":"object","properties":{"repo":{"type":"string"}},"required":["repo"]},".*":{"type":"object"}}}"#
 
     @Test func onePartRulePerMatchSet() throws {

@@ -7,7 +7,7 @@ import GuidedTokenizers
 /// stands for hundreds of NFA states (every word may start at every character). Such a state asks the
 /// plain-text proof first, on NFA states, instead of building the deterministic states that plain
 /// text leads to: masks stay exact and build only the states the text itself passes through.
-@Suite struct SearchPatternSliceTests {
+@Suite(.enabled(if: SharedData.present(for: "SearchPatternSliceTests"))) struct SearchPatternSliceTests {
     /// 36 zone names like maskbench's `az_blacklist` items (`use1-az1`, ..., `euw2-az3`).
     static let words: [String] = {
         var out: [String] = []
@@ -47,7 +47,7 @@ import GuidedTokenizers
 /// allowed (like maskbench's o39532): the deterministic state there inside the undeclared member stands
 /// for dozens of NFA states (a name trie), so it asks the proof first instead of building a state per
 /// name prefix in checks that fail.
-@Suite struct KeyTrieSliceTests {
+@Suite(.enabled(if: SharedData.present(for: "KeyTrieSliceTests"))) struct KeyTrieSliceTests {
     static let names: [String] = (0..<150).map { i in
         let a = Character(Unicode.Scalar(UInt8(97 + i % 26))), b = Character(Unicode.Scalar(UInt8(97 + (i * 7) % 26)))
         return "\(a)\(b)\(i % 5 == 0 ? "Product" : "Item")\(i)"

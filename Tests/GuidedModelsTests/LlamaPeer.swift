@@ -10,8 +10,9 @@ import Testing
 ///
 /// It runs in the Python of the venv that Peers/setup_llama_peer.sh installs (`.ci/run` calls it):
 /// `$GUIDED_LLAMA_PYTHON`, else `$GUIDED_PEER_CACHE/venv/bin/python` (cache default
-/// /var/cache/guided-decoding). When that is missing the tests fail and say how to install it; they are
-/// skipped only with GUIDED_SKIP_LLAMA_PEER=1.
+/// /var/cache/guided-decoding). When that (or ../shared, for the vocabulary) is missing the suite is
+/// skipped with one line saying how to install it, unless `GUIDED_REQUIRE_PEERS=1` (`.ci/run`): then
+/// the tests run and fail, saying the same. GUIDED_SKIP_LLAMA_PEER=1 skips them in any case.
 final class LlamaPeer: Sendable {
     enum Endpoint: Sendable { case server, strip, jsonMode }
 
@@ -23,6 +24,25 @@ final class LlamaPeer: Sendable {
     let version: String
 
     static var skipped: Bool { ProcessInfo.processInfo.environment["GUIDED_SKIP_LLAMA_PEER"] == "1" }
+
+    /// What the peer needs and this machine lacks, empty when it can start.
+    static var missing: [String] {
+        var missing: [String] = []
+        if !FileManager.default.isExecutableFile(atPath: python) { missing.append("no \(python)") }
+        if !SharedData.available { missing.append("no \(SharedData.root.path)") }
+        return missing
+    }
+
+    /// Whether the peer suite runs; when it does not because the peer is missing, says so once.
+    static let runs: Bool = {
+        if skipped { return false }
+        let missing = LlamaPeer.missing
+        if missing.isEmpty || PeerRequirement.required { return true }
+        PeerRequirement.notice("llama peer: not installed (\(missing.joined(separator: ", "))); skipping the suite "
+            + "\"llama-cpp-python peer\": run Tests/GuidedModelsTests/Peers/setup_llama_peer.sh to enable it "
+            + "(GUIDED_REQUIRE_PEERS=1, as .ci/run sets, turns the skip into failures)")
+        return false
+    }()
 
     static var cache: String { ProcessInfo.processInfo.environment["GUIDED_PEER_CACHE"] ?? "/var/cache/guided-decoding" }
 
@@ -40,7 +60,7 @@ final class LlamaPeer: Sendable {
         var detail: String
         var description: String {
             "the llama-cpp-python peer is not installed (\(detail)): run Tests/GuidedModelsTests/Peers/setup_llama_peer.sh "
-                + "(.ci/run does), or set GUIDED_SKIP_LLAMA_PEER=1 to skip these tests"
+                + "(.ci/run does; this fails rather than skips because GUIDED_REQUIRE_PEERS=1), or set GUIDED_SKIP_LLAMA_PEER=1 to skip these tests"
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
 ///
 /// One request at a time: llama-cpp-python's server interrupts a running stream when another request
 /// arrives (its `interrupt_requests` default), so these tests run serialized.
-@Suite("llama-cpp-python peer", .serialized, .enabled(if: !LlamaPeer.skipped, "GUIDED_SKIP_LLAMA_PEER=1"),
+@Suite("llama-cpp-python peer", .serialized, .enabled(if: LlamaPeer.runs, "llama peer not installed or GUIDED_SKIP_LLAMA_PEER=1"),
        .timeLimit(.minutes(5)))
 struct LlamaPeerTests {
     /// A probe directory with the probes `names` of Corpora/probes, each with its first prompt only: every

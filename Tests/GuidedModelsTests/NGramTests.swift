@@ -3,7 +3,7 @@ import GuidedModels
 import GuidedTokenizers
 import Testing
 
-@Suite("NGram")
+@Suite("NGram", .enabled(if: SharedData.present(for: "NGramTests")))
 struct NGramTests {
     /// A toy vocabulary: tokens 0..3 are words, 4 is the end token, 5 another special token, 6 padding.
     static let vocabulary = TokenVocabulary(tokens: [Array("a".utf8), Array("b".utf8), Array("c".utf8), Array("d".utf8),

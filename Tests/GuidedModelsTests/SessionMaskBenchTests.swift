@@ -5,7 +5,7 @@ import Testing
 
 /// A debug-sized slice of the session acceptance check (the full 50 schemas × 5 seeds runs in release:
 /// `guided-conformance demo --maskbench ../shared/corpora/maskbench-dev`).
-@Suite("SessionMaskBench")
+@Suite("SessionMaskBench", .enabled(if: SharedData.present(for: "SessionMaskBenchTests")))
 struct SessionMaskBenchTests {
     /// The first `count` maskbench-dev schemas (name order) that the session compiles.
     static func schemas(_ count: Int, session: GuidedSession, options: DecodingOptions) async throws -> [(String, JSONValue)] {

@@ -5,7 +5,7 @@ import GuidedSchema
 import GuidedTokenizers
 import Testing
 
-@Suite("Session")
+@Suite("Session", .enabled(if: SharedData.present(for: "SessionTests")))
 struct SessionTests {
     @Test func nGramFreeTextIsProseNotJSON() async throws {
         let session = try SessionFixture.session

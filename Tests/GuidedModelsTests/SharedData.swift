@@ -1,8 +1,31 @@
 import Foundation
+import Synchronization
 
 /// Paths to the read-only shared data beside the project root (../shared).
 enum SharedData {
     static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let root = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// `$GUIDED_SHARED_DIR` when set (to try the skip path, or data kept elsewhere), else ../shared.
+    static var root: URL {
+        ProcessInfo.processInfo.environment["GUIDED_SHARED_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    }
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    static var available: Bool { FileManager.default.fileExists(atPath: root.path) }
+
+    /// For `.enabled(if:)` on a suite reading ../shared: true when it is there or `GUIDED_REQUIRE_PEERS=1`
+    /// (then a missing one fails the tests); else one line saying the suite is skipped.
+    static func present(for suite: String) -> Bool {
+        if available || PeerRequirement.required { return true }
+        guard firstNotice(suite) else { return false }
+        PeerRequirement.notice("shared data: \(root.path) not found; skipping suite \"\(suite)\" "
+            + "(place the shared data there to enable it; GUIDED_REQUIRE_PEERS=1 turns the skip into failures)")
+        return false
+    }
+
+    /// Suites already announced: Swift Testing evaluates a suite's condition once per test in it.
+    private static let announced = Mutex<Set<String>>([])
+
+    /// Whether `suite` is announced for the first time.
+    static func firstNotice(_ suite: String) -> Bool { announced.withLock { $0.insert(suite).inserted } }
 }

@@ -185,3 +185,13 @@ struct GuideDocTests {
         #expect(!validator.isValid(try JSONParser.parse(#"{"title":"","year":1855,"genres":[]}"#)))
     }
 }
+
+// MARK: docs/guide.md, section 1, "Dates"
+extension GuideDocTests {
+    @Test func dateStrategyExample() throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .rfc3339
+        let dates = try decoder.decode([Date].self, from: Data(#"["2024-02-29t12:00:00.250z"]"#.utf8))
+        #expect(dates == [Date(timeIntervalSince1970: 1_709_208_000.25)])
+    }
+}

@@ -28,7 +28,7 @@ enum SchemaSuiteData {
     }
 }
 
-@Suite("Import, export, import on the JSON Schema Test Suite")
+@Suite("Import, export, import on the JSON Schema Test Suite", .enabled(if: SharedData.present(for: "ImportRoundTripTests")))
 struct ImportRoundTripTests {
     /// Per draft: (folder, draft, representable groups, refused groups). Pinned so a change in what the
     /// schema type holds is noticed.

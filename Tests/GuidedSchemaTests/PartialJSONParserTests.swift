@@ -97,7 +97,7 @@ import Testing
         return documents
     }
 
-    @Test func everyPrefixOfTwoHundredDocuments() throws {
+    @Test(.enabled(if: SharedData.present(for: "PartialJSONParserTests (corpus)"))) func everyPrefixOfTwoHundredDocuments() throws {
         let documents = try PartialJSONParserTests.corpusDocuments()
         #expect(documents.count == 200)
         for document in documents {

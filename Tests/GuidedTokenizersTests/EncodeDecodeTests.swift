@@ -1,7 +1,7 @@
 import Testing
 @testable import GuidedTokenizers
 
-@Suite struct EncodeDecodeTests {
+@Suite(.enabled(if: SharedData.present(for: "EncodeDecodeTests"))) struct EncodeDecodeTests {
     @Test func specialTokensArePlainTextByDefault() throws {
         let t = try LoadedTokenizers.qwen2.get()
         let plain = try t.encode("<|im_start|>user")
@@ -70,7 +70,7 @@ import Testing
     }
 }
 
-@Suite struct LoadOptionTests {
+@Suite(.enabled(if: SharedData.present(for: "LoadOptionTests"))) struct LoadOptionTests {
     @Test func eosOverrideForSentencePiece() throws {
         let path = SharedData.path("vocab/mistral-7b-v0.1.model")
         let t = try Tokenizer.load(path: path, eosTokens: ["</s>", "<s>"])

@@ -3,7 +3,7 @@ import Testing
 @testable import GuidedTokenizers
 
 /// Every malformed file gives a `TokenizerError` naming the file and the problem; nothing traps.
-@Suite struct MalformedInputTests {
+@Suite(.enabled(if: SharedData.present(for: "MalformedInputTests"))) struct MalformedInputTests {
     /// One directory for this process's files, removed when the process exits (tests run in parallel, so
     /// each file still gets a subdirectory of its own).
     static let directory: URL = {

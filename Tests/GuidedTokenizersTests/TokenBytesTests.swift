@@ -2,7 +2,7 @@ import Testing
 @testable import GuidedTokenizers
 
 /// Exact token bytes on known ids: byte-level, byte fallback, metaspace and special tokens.
-@Suite struct TokenBytesTests {
+@Suite(.enabled(if: SharedData.present(for: "TokenBytesTests"))) struct TokenBytesTests {
     static func bytes(_ t: Tokenizer, _ id: Int) -> [UInt8] { Array(t.vocabulary.tokenBytes(id)) }
 
     @Test(arguments: ["qwen2.tiktoken", "qwen2.tokenizer.json"])

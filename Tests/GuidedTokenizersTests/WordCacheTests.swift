@@ -2,7 +2,7 @@ import Testing
 @testable import GuidedTokenizers
 
 /// The per-encoder word cache returns exactly what was stored for exactly the same bytes, and nothing else.
-@Suite struct WordCacheTests {
+@Suite(.enabled(if: SharedData.present(for: "WordCacheTests"))) struct WordCacheTests {
     static func lookup(_ cache: WordCache, _ word: [UInt8]) -> [Int]? {
         var out = [7] // existing ids stay in front
         let hit = word.withUnsafeBufferPointer { w in cache.lookup(WordCache.hash(w.baseAddress!, w.count), w.baseAddress!, w.count, into: &out) }

@@ -2,7 +2,7 @@ import Testing
 @testable import GuidedTokenizers
 
 /// Cutting a SentencePiece-style word before '▁' (WordCuts.swift) must give exactly the ids of merging it whole.
-@Suite struct WordCutTests {
+@Suite(.enabled(if: SharedData.present(for: "WordCutTests"))) struct WordCutTests {
     static let mistral = ["mistral-7b-v0.1.model", "mistral-7b-v0.1.tokenizer.json"]
 
     @Test func cutsOnlyWhereSafe() throws {

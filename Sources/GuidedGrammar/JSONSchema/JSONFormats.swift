@@ -122,15 +122,27 @@ enum JSONFormats {
         ])
     }()
 
-    /// A label of letters, digits and single inner hyphens, at most `units` (1 + 2·units ≤ 63) long.
-    static func label(units: Int) -> GrammarExpr {
+    /// A label of 1–`maxLength` letters, digits and inner hyphens (5 ≤ `maxLength` ≤ 63), counted in
+    /// characters: RFC 1123 allows 63 with or without hyphens. Hyphens in both the 3rd and 4th place are
+    /// left out, as IDNA2008 (the validator from draft 7 on) keeps `ab--` for A-labels (`xn--`), and a
+    /// canonical Punycode check is not regular. Linear in `maxLength`: one shape per short length, then
+    /// the 3rd/4th pair and a bounded run.
+    static func label(maxLength: Int) -> GrammarExpr {
         let an = GrammarExpr.byteSet(alnumSet)
-        return .seq([an, .repeat(.seq([.optional(lit("-")), an]), min: 0, max: units)])
+        let inner = GrammarExpr.byteSet(alnumSet.union(set("-")))
+        let thirdAndFourth = GrammarExpr.alt([.seq([an, inner]), .seq([lit("-"), an])])
+        return .alt([
+            an,
+            .seq([an, an]),
+            .seq([an, inner, an]),
+            .seq([an, inner, inner, an]),
+            .seq([an, inner, thirdAndFourth, .repeat(inner, min: 0, max: maxLength - 5), an]),
+        ])
     }
 
     /// Host names of 1–3 labels of up to 63 characters, or 4–8 labels of up to 29 (so under 253 in total).
     static let hostname: GrammarExpr = {
-        let long = label(units: 31), short = label(units: 14)
+        let long = label(maxLength: 63), short = label(maxLength: 29)
         return .alt([
             .seq([long, .repeat(.seq([lit("."), long]), min: 0, max: 2)]),
             .seq([short, .repeat(.seq([lit("."), short]), min: 3, max: 7)]),

@@ -63,7 +63,7 @@ enum DerivationLeaf {
         case is UInt32.Type: return int(UInt32.self)
         case is UInt64.Type: return int(UInt64.self)
         case is Decimal.Type: return (.number, Decimal(0))
-        // Dates as ISO 8601 text: decode with `JSONDecoder.dateDecodingStrategy = .iso8601`.
+        // Dates as RFC 3339 text: decode with `JSONValueDecoder` or `JSONDecoder.dateDecodingStrategy = .rfc3339`.
         case is Date.Type: return (OutputSchema(.string(StringSchema(format: .dateTime))), Date(timeIntervalSince1970: 0))
         case is URL.Type: return (OutputSchema(.string(StringSchema(format: .uri))), URL(fileURLWithPath: "/"))
         case is UUID.Type: return (OutputSchema(.string(StringSchema(format: .uuid))), UUID())

@@ -4,7 +4,7 @@ extension OutputSchema {
     ///
     /// What is recorded: properties in the order `init(from:)` decodes them (declaration order for
     /// synthesized conformances), `decodeIfPresent` as optional properties, nested types, arrays, String-keyed
-    /// dictionaries, `Date` (ISO 8601 `date-time`), `URL` (`uri`), `UUID` (`uuid`), `Decimal`, enums conforming
+    /// dictionaries, `Date` (RFC 3339 `date-time`), `URL` (`uri`), `UUID` (`uuid`), `Decimal`, enums conforming
     /// to `SchemaEnumeration`, and recursion (a type met again inside itself) as `$ref` into `$defs` (or `#`
     /// for the root type). Nested `GuidedGenerable` types contribute their description, hints and declared
     /// schemas. The root type's name becomes the `title`.
