@@ -120,12 +120,13 @@ struct LlamaPeerTests {
             return
         }
         #expect(enforcement == .none)
-        // `{"` then `answer`: the `a` (byte 2) cannot start `name`, in the second content chunk.
-        let aborted = ServerAttempt(text: #"{"answer"#, outcome: .abortedEarly(offset: 2), chunksReceived: 2,
+        // `{"` then `answer`: members may come in any order, so `a` (byte 2) could still begin `age`; the
+        // `n` at byte 3 cannot, in the second content chunk.
+        let aborted = ServerAttempt(text: #"{"answer"#, outcome: .abortedEarly(offset: 3), chunksReceived: 2,
                                     reportedCompletionTokens: nil, tokensSaved: 198)
         #expect(attempts == [aborted, aborted, aborted])
         #expect(failure?.description == "no schema-valid output after 3 attempts (enforcement none); last: "
-            + #"the output cannot fit the schema from byte 2 on (it began "{\"a")"#)
+            + #"the output cannot fit the schema from byte 3 on (it began "{\"an")"#)
         // Without the cancellation the server would have written all 200 tokens.
         let full = try await backend.client.complete(ChatRequest(model: "tiny", messages: [.user("Describe Ada Lovelace.")],
                                                                  maxTokens: 200))
