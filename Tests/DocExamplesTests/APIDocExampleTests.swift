@@ -167,7 +167,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
 }
 
 @Suite struct APIDocExampleTests {
-    @Test func qwen2PresetAndPaddedWidth() throws {
+    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func qwen2PresetAndPaddedWidth() throws {
         let tokenizer = try DocFixture.qwen2.get()
         #expect(tokenizer.vocabulary.tokenCount == 151_851)
         #expect(tokenizer.vocabulary.size == 151_936)
@@ -175,7 +175,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         #expect(tokenizer.specialTokenID("<|im_start|>") == 151_644)
     }
 
-    @Test func mistralTokenizersNameTheirOwnSpecialTokens() throws {
+    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func mistralTokenizersNameTheirOwnSpecialTokens() throws {
         let (huggingFace, sentencePiece) = try loadMistral(DocSharedData.path("vocab"))
         #expect(huggingFace.format == .huggingFace)
         #expect(huggingFace.vocabulary.size == 32_000)
@@ -283,14 +283,14 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         }
     }
 
-    @Test func localSessionFitsTheSchema() async throws {
+    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func localSessionFitsTheSchema() async throws {
         let result = try await forecast(tokenizer: DocFixture.qwen2.get())
         // Uniform logits under greedy sampling take the lowest allowed id at every step: a fixed value.
         #expect(result.city == "Lima")
         #expect(result.celsius == 0)
     }
 
-    @Test func typeTheCompilerRefusesFailsInTheSession() async throws {
+    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func typeTheCompilerRefusesFailsInTheSession() async throws {
         #expect(throws: Never.self) { try RegexField.outputSchema.jsonSchemaText() }
         let tokenizer = try DocFixture.qwen2.get()
         let session = GuidedSession(backend: UniformEngine(vocabulary: tokenizer.vocabulary), tokenizer: tokenizer)

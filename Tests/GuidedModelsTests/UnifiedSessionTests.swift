@@ -147,7 +147,7 @@ struct ServerSessionTests {
 /// Session errors carry the compiler's typed error.
 @Suite("Session: typed errors")
 struct SessionTypedErrorTests {
-    @Test func refusedSchemaCarriesKeywordAndPointer() async throws {
+    @Test(.enabled(if: SharedData.present(for: "Session: typed errors"))) func refusedSchemaCarriesKeywordAndPointer() async throws {
         let session = try SessionFixture.session
         let schema: JSONValue = ["type": "object", "properties": ["when": ["type": "string", "format": "no-such-format"]]]
         do {
@@ -205,7 +205,7 @@ struct DateDecodingStrategyTests {
 
     struct Stamped: Decodable, Sendable, GuidedGenerable { let born: Date }
 
-    @Test func sessionDecodesWithTheCallersDecoder() async throws {
+    @Test(.enabled(if: SharedData.present(for: "Session: the caller's decoder"))) func sessionDecodesWithTheCallersDecoder() async throws {
         // The derived schema asks for an RFC 3339 string; a formatted strategy sees exactly that string.
         let seen = Mutex<[String]>([])
         let decoder = JSONValueDecoder(dateDecodingStrategy: .formatted { s in

@@ -72,7 +72,7 @@ struct ImportRoundTripTests {
     }
 }
 
-@Suite("Import robustness")
+@Suite("Import robustness", .enabled(if: SharedData.present(for: "Import robustness")))
 struct ImportRobustnessTests {
     /// Every JSON value in the 2020-12 suite files (schemas, their subschemas, and the test instances) used
     /// as a schema: it imports or is refused with an error that names a keyword or says why; whatever
