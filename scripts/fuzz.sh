@@ -11,7 +11,8 @@
 # .build-fuzz/corpus/TARGET, seeded from Fuzz/seeds, Fuzz/regressions and, when ../shared is present,
 # the shared corpora. A crash or finding stops the run with exit 1 and leaves its input in
 # .build-fuzz/crashes/TARGET. Each run appends one line to .build-fuzz/runs.tsv (target, seconds,
-# executions, coverage, corpus size, result) for docs/reliability.md.
+# executions, coverage, corpus size, result) for docs/reliability.md. GUIDED_FUZZ_SEED fixes libFuzzer's
+# seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,6 +83,8 @@ fuzz_one() {   # binary target seconds
     local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
                 -artifact_prefix="$crashes/")
     [ -n "$dict" ] && args+=(-dict="$dict")
+    # A fixed seed (CI sets one) makes a run explore the same inputs in the same order.
+    [ -n "${GUIDED_FUZZ_SEED:-}" ] && args+=(-seed="$GUIDED_FUZZ_SEED")
     echo "fuzz: $target for ${seconds}s (corpus $corpus)"
     set +e
     ASAN_OPTIONS=detect_leaks=0 "$bin" "$target" "${args[@]}" "$corpus" >"$log" 2>&1
