@@ -37,13 +37,4 @@ extension JSONNumber {
         }
         return PlainDecimal(integer: String(digits.prefix(digits.count + e)), fraction: String(digits.suffix(-e)))
     }
-
-    /// The value in exponent form with one digit before the point (`-1.25e-7`, `1e999999999`): a valid
-    /// JSON literal of the same value that stays as short as the digits, whatever the exponent.
-    public var scientificText: String {
-        if isZero { return "0" }
-        let lead = String(digits.prefix(1)), rest = String(digits.dropFirst())
-        let e = exponent + digits.count - 1
-        return (isNegative ? "-" : "") + lead + (rest.isEmpty ? "" : "." + rest) + (e == 0 ? "" : "e\(e)")
-    }
 }
