@@ -64,10 +64,10 @@ struct SchemaLowering {
     }
 
     /// A rule for the instances valid against every location in `key`.
-    /// Throws once the compile's budget is spent (`pointer`: where the compile was).
-    func checkBudget(pointer: String) throws(JSONSchemaCompileError) {
+    /// Throws once the compile's budget is spent (`pointer`: where the compile was, built only then).
+    func checkBudget(pointer: @autoclosure () -> String) throws(JSONSchemaCompileError) {
         if let spent = budget?.exceeded {
-            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: pointer, detail: spent.description)
+            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: pointer(), detail: spent.description)
         }
     }
 
