@@ -57,7 +57,8 @@ struct SentencePieceModel {
             case (1, .bytes(let t)): piece.text = Array(d[t])
             case (2, .fixed32(let bits)): piece.score = Float(bitPattern: bits)
             case (3, .varint(let t)):
-                guard let type = PieceType(rawValue: Int(t)) else {
+                // A varint is any 64-bit value: convert only one that can be a piece type (never trap).
+                guard let raw = Int(exactly: t), let type = PieceType(rawValue: raw) else {
                     throw ProtobufReader.Failure(offset: at, message: "piece \(index) has unknown type \(t)")
                 }
                 piece.type = type

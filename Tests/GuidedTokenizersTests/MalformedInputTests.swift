@@ -252,6 +252,15 @@ import Testing
         #expect(message == "piece 0 has unknown type 7")
     }
 
+    @Test func pieceTypePastIntIsRefused() {
+        // Fuzz finding: a type varint of 2^63 trapped converting to Int. Piece 0: text "a", type 2^63
+        // (ten varint bytes), the type's key at byte 5.
+        let piece: [UInt8] = [0x0A, 0x01, 0x61, 0x18] + [UInt8](repeating: 0x80, count: 9) + [0x01]
+        let model: [UInt8] = [0x0A, UInt8(piece.count)] + piece
+        #expect(Self.failure(Self.temp("huge-type.model", model))?.problem
+                == .malformedProtobuf(offset: 5, "piece 0 has unknown type 9223372036854775808"))
+    }
+
     @Test func byteFallbackWithoutBytePieces() {
         let pieces: [(String, Float, Int)] = [("<unk>", 0, 2), ("a", -1, 1)]
         guard case .invalidVocabulary = Self.failure(Self.temp("f.model", Self.modelProto(pieces: pieces, modelType: 2, byteFallback: true)))?.problem else {
