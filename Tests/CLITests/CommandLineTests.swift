@@ -39,6 +39,10 @@ struct CommandLineTests {
              options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--timeout", "-1"],
              badValueLine: "guided-conformance maskbench: invalid value '-1' for --timeout: expected a number above 0"),
+        Case(tool: "guided-conformance", subcommand: "compile",
+             options: ["--property-order", "--draft", "--refuse-ignored-keywords"],
+             badValue: ["schema.json", "--property-order", "random"],
+             badValueLine: "guided-conformance compile: invalid value 'random' for --property-order: expected declared or sets"),
         Case(tool: "guided-conformance", subcommand: "validate-suite",
              options: ["--draft", "--failures"],
              badValue: ["DIR", "--draft", "draft5"],
@@ -106,10 +110,10 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
         #expect(r.out.isEmpty)
-        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
         let o = try ToolProcess.run("guided-conformance", ["--frob"])
         #expect(o.status == 2)
-        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, validate-suite, session-bench)")
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
     }
 
     @Test func topLevelVersionIsTheSharedConstant() throws {
@@ -122,6 +126,24 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["demo", "--corpus", "/nope"])
         #expect(r.status == 1)
         #expect(r.err == "guided-conformance demo: cannot read /nope: no such directory\n")
+    }
+
+    @Test func compileWarnsOfIgnoredKeywordsOrRefusesThem() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("typo-\(UUID().uuidString).json").path
+        try #"{"type":"object","propertis":{"a":{"type":"string"}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try ToolProcess.run("guided-conformance", ["compile", path])
+        #expect(r.status == 0)
+        #expect(r.err == "warning: unknown keyword 'propertis' at the root: did you mean 'properties'?; ignored\n")
+        #expect(r.out.hasPrefix("compile: \(path): "))
+        #expect(r.out.hasSuffix(" rules, 1 warning\n"))
+        let refused = try ToolProcess.run("guided-conformance", ["compile", path, "--refuse-ignored-keywords"])
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err == "guided-conformance compile: \(path): keyword 'propertis' at the root refused: did you mean 'properties'? (ignoredKeywords is .refuse)\n")
+        let missing = try ToolProcess.run("guided-conformance", ["compile", "/nope.json"])
+        #expect(missing.status == 1)
+        #expect(missing.err == "guided-conformance compile: cannot read /nope.json: no such file\n")
     }
 
     @Test func missingSuiteFolderIsNamedInWords() throws {

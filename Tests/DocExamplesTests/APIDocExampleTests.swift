@@ -97,6 +97,11 @@ func frontEnds(_ schemaText: String) -> (compiles: Bool, imports: Bool) {
     return (compiles, imports)
 }
 
+func ignoredWords(_ schemaText: String) throws -> [String] {
+    let compilation = try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(schemaText))
+    return compilation.warnings.map(\.description)   // ["unknown keyword 'propertis' at the root: did you mean 'properties'?; ignored"]
+}
+
 // MARK: docs/api.md, "8. Sessions, local: `GuidedSession` over a `LogitsBackend`"
 
 struct UniformEngine: LogitsBackend {
@@ -245,6 +250,12 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         #expect(row(#"{"type": "string", "format": "regex"}"#) == [false, true])
         #expect(row(#"{"type": "array", "uniqueItems": true}"#) == [false, false])
         #expect(row(#"{"type": "integer", "minimum": 0}"#) == [true, true])
+    }
+
+    @Test func typoIsAWarningNotARefusal() throws {
+        #expect(try ignoredWords(#"{"type": "object", "propertis": {"a": {"type": "string"}}}"#)
+                == ["unknown keyword 'propertis' at the root: did you mean 'properties'?; ignored"])
+        #expect(frontEnds(#"{"type": "object", "propertis": {"a": {"type": "string"}}}"#) == (true, false))
     }
 
     @Test func frontEndRefusalsNameTheKeyword() {

@@ -21,11 +21,33 @@ public enum JSONSchemaCompiler {
     public static func compile(
         _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions(), budget: CompileBudget?
     ) throws(JSONSchemaCompileError) -> Grammar {
+        try compilation(schema, options: options, budget: budget, reportWarnings: false).grammar
+    }
+
+    /// Compiles `schema` and lists the keywords its draft ignores (`JSONSchemaWarning`). With
+    /// `options.ignoredKeywords == .refuse` the first of them is an `.ignoredKeyword` error instead.
+    public static func compileReportingWarnings(
+        _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions(), budget: CompileBudget? = nil
+    ) throws(JSONSchemaCompileError) -> JSONSchemaCompilation {
+        try compilation(schema, options: options, budget: budget, reportWarnings: true)
+    }
+
+    private static func compilation(
+        _ schema: JSONValue, options: JSONSchemaCompileOptions, budget: CompileBudget?, reportWarnings: Bool
+    ) throws(JSONSchemaCompileError) -> JSONSchemaCompilation {
         do {
-            return try CompileBudget.running(with: budget) { () throws(JSONSchemaCompileError) -> Grammar in
+            return try CompileBudget.running(with: budget) { () throws(JSONSchemaCompileError) -> JSONSchemaCompilation in
                 let document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
+                var warnings: [JSONSchemaWarning] = []
+                if reportWarnings || options.ignoredKeywords == .refuse {
+                    warnings = KeywordCheck.warnings(in: schema, draft: document.draft)
+                    if options.ignoredKeywords == .refuse, let first = warnings.first {
+                        throw JSONSchemaCompileError(.ignoredKeyword, keyword: first.keyword, pointer: first.pointer,
+                                                     detail: first.reason + " (ignoredKeywords is .refuse)")
+                    }
+                }
                 var lowering = SchemaLowering(document: document, options: options)
-                return try lowering.lowerRoot()
+                return JSONSchemaCompilation(grammar: try lowering.lowerRoot(), warnings: warnings)
             }
         } catch {
             // A spent budget shows up wherever the compile was (an automaton that gave up, a location
@@ -131,10 +153,21 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         case ignore
     }
 
+    /// What to do with a keyword the schema's draft ignores (`JSONSchemaWarning`: unknown keywords,
+    /// keywords of other drafts, siblings of `$ref` in drafts 4-7).
+    public enum IgnoredKeywordPolicy: Sendable, Equatable {
+        /// Ignore it, as the specification says; `compileReportingWarnings` lists it.
+        case warn
+        /// Refuse the schema with an `.ignoredKeyword` error naming the first such keyword.
+        case refuse
+    }
+
     public var whitespace: Whitespace
     public var propertyOrder: PropertyOrder
     public var additionalProperties: AdditionalPropertiesDefault
     public var unknownFormats: UnknownFormatPolicy
+    /// `.warn` unless set (not an initializer parameter, so existing call sites and binaries are unchanged).
+    public var ignoredKeywords: IgnoredKeywordPolicy = .warn
     /// How many undeclared members (admitted by `additionalProperties`/`patternProperties`) one object may
     /// have. No context-free grammar keeps arbitrary keys distinct, so two undeclared members could carry
     /// the same key (declared names never repeat). The default, `Int.max`, admits any number, because
@@ -205,6 +238,9 @@ public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringCo
         case tooComplex
         /// The compile's `CompileBudget` ran out (deadline) or was cancelled; `detail` says which.
         case budgetExceeded
+        /// A keyword the schema's draft ignores, refused because `ignoredKeywords` is `.refuse`;
+        /// `detail` is the `JSONSchemaWarning`'s reason.
+        case ignoredKeyword
     }
 
     public let kind: Kind
@@ -232,6 +268,7 @@ public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringCo
         case .unresolvableReference: head = "unresolvable '\(keyword)' \(at)"
         case .tooComplex: head = "schema too complex at keyword '\(keyword)' \(at)"
         case .budgetExceeded: head = "compile stopped \(at)"
+        case .ignoredKeyword: head = "keyword '\(keyword)' \(at) refused"
         }
         return detail.isEmpty ? head : "\(head): \(detail)"
     }

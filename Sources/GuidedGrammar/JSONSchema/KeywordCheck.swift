@@ -1,0 +1,75 @@
+import GuidedSchema
+
+/// Finds the keywords a schema's draft ignores (`JSONSchemaWarning`), walking every schema position the
+/// draft defines: the children of `properties`, `items`, `allOf`, … as `SchemaKeywords` lists them.
+/// Keywords the draft ignores are not descended into: their values are data, not schemas, to it.
+/// Cost: one pass over the schema's objects, run only when warnings are asked for or refused.
+struct KeywordCheck {
+    let draft: JSONSchemaDraft
+    private(set) var warnings: [JSONSchemaWarning] = []
+
+    init(draft: JSONSchemaDraft) { self.draft = draft }
+
+    static func warnings(in root: JSONValue, draft: JSONSchemaDraft) -> [JSONSchemaWarning] {
+        var check = KeywordCheck(draft: draft)
+        var path: [String] = []
+        check.visit(root, path: &path)
+        return check.warnings
+    }
+
+    private mutating func visit(_ value: JSONValue, path: inout [String]) {
+        guard case .object(let o) = value else { return }
+        let pointer = path.isEmpty ? "" : "/" + path.joined(separator: "/")
+        let hiddenByReference = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
+        for (key, _) in o {
+            if let w = warning(for: key, at: pointer, besideReference: hiddenByReference) { warnings.append(w) }
+        }
+        // Siblings of a `$ref` are still descended into: `definitions` beside a root `$ref` is where the
+        // reference usually points.
+        for (key, child) in o {
+            guard let kind = SchemaKeywords.childKind(key, draft: draft),
+                  KeywordCatalog.drafts[key]?.contains(draft.level) ?? false else { continue }
+            path.append(SchemaDocument.escape(key))
+            defer { path.removeLast() }
+            switch kind {
+            case .schema:
+                visit(child, path: &path)
+            case .schemaMap:
+                guard case .object(let m) = child else { continue }
+                for (name, sub) in m {
+                    path.append(SchemaDocument.escape(name))
+                    visit(sub, path: &path)
+                    path.removeLast()
+                }
+            case .schemaArray, .schemaOrArray:
+                if case .array(let a) = child {
+                    for (i, sub) in a.enumerated() {
+                        path.append(String(i))
+                        visit(sub, path: &path)
+                        path.removeLast()
+                    }
+                } else if kind == .schemaOrArray {
+                    visit(child, path: &path)
+                }
+            }
+        }
+    }
+
+    private func warning(for key: String, at pointer: String, besideReference: Bool) -> JSONSchemaWarning? {
+        // Extension keywords (OpenAPI's `x-…`) announce themselves as such.
+        if key.hasPrefix("x-") { return nil }
+        guard let levels = KeywordCatalog.drafts[key] else {
+            let guess = KeywordCatalog.suggestion(for: key, draft: draft).map { "did you mean '\($0)'?" } ?? ""
+            return JSONSchemaWarning(.unknownKeyword, keyword: key, pointer: pointer, detail: guess)
+        }
+        guard levels.contains(draft.level) else {
+            return JSONSchemaWarning(.otherDraftKeyword, keyword: key, pointer: pointer,
+                                     detail: "a keyword of \(KeywordCatalog.describe(levels)), not of \(KeywordCatalog.describe(draft.level...draft.level))")
+        }
+        if besideReference, key != "$ref", !SchemaKeywords.isInert(key, draft: draft), key != "$schema" {
+            return JSONSchemaWarning(.ignoredBesideReference, keyword: key, pointer: pointer,
+                                     detail: "beside '$ref', which makes its siblings ignored in \(KeywordCatalog.describe(draft.level...draft.level))")
+        }
+        return nil
+    }
+}
