@@ -28,10 +28,12 @@ let package = Package(
         .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
         // The lock of the engine's shared tables (a POSIX mutex the sanitizers see).
         .target(name: "GuidedSync"),
+        // Relaxed atomic loads/stores on raw memory (the lazily built automaton's tables; inline C).
+        .target(name: "CGuidedAtomics"),
         .target(name: "GuidedSchema", dependencies: ["PCRE2Kit"]),
         .target(name: "GuidedGrammar", dependencies: ["GuidedSchema"]),
         .target(name: "GuidedTokenizers", dependencies: ["PCRE2Kit"]),
-        .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers", "GuidedSync"]),
+        .target(name: "GuidedMask", dependencies: ["GuidedGrammar", "GuidedTokenizers", "GuidedSync", "CGuidedAtomics"]),
         .target(name: "GuidedModels", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedSync"]),
         .target(name: "GuidedDecoding", dependencies: ["GuidedSchema", "GuidedGrammar", "GuidedTokenizers", "GuidedMask", "GuidedModels"]),
         // The command-line tools' option parser, help and error wording; no library target depends on it.

@@ -23,7 +23,7 @@ case ${1:-} in
 esac
 swift build --build-tests --scratch-path "$scratch" -Xswiftc -sanitize=$flag
 # halt_on_error: one report fails the run; TSan's second_deadlock_stack helps reading a lock report.
-# The suppressions name one known race, the automaton tables' fence-ordered publication (see the file).
+# The suppressions file lists known races with their reasons (none at present).
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan-suppressions.txt" \
 ASAN_OPTIONS="halt_on_error=1 detect_leaks=0" \
     swift test --skip-build --scratch-path "$scratch" -Xswiftc -sanitize=$flag --filter "$filter"

@@ -1,3 +1,4 @@
+import CGuidedAtomics
 import GuidedGrammar
 import GuidedTokenizers
 import GuidedSync
@@ -154,7 +155,9 @@ public func compile(_ grammar: Grammar, _ vocabulary: VocabularyIndex, limits: M
 struct AutomatonTables: @unchecked Sendable {
     // @unchecked: plain pointers into buffers owned by a `CompiledGrammar` (its automaton) and its
     // `VocabularyIndex`, which outlive every use (a matcher holds its compiled grammar). The automaton
-    // fills rows lazily under its lock; see `GrammarAutomaton` for why lock-free reads are safe.
+    // fills rows lazily under its lock; see `GrammarAutomaton` for why lock-free reads are safe. Read
+    // `next`, `flags`, `callStart` and `calls` only through relaxed atomic loads (`entry`, `stateFlags`,
+    // `guided_load_i32`).
     let next: UnsafeMutablePointer<Int32>
     let flags: UnsafeMutablePointer<UInt8>
     let callStart: UnsafeMutablePointer<Int32>
@@ -185,7 +188,20 @@ struct AutomatonTables: @unchecked Sendable {
     /// if no matcher has read it yet.
     @inline(__always)
     func target(_ q: Int32, _ cls: Int) -> Int32 {
-        let v = next[Int(q) &* classCount &+ cls]
+        let v = entry(q, cls)
         return v != 0 ? v : automaton.materialize(q, cls)
+    }
+
+    /// The table entry of state `q` and class `cls` as it is now (0: not computed yet). Every read of
+    /// the tables is a relaxed atomic load: the builder may be writing other entries at the same time.
+    @inline(__always)
+    func entry(_ q: Int32, _ cls: Int) -> Int32 {
+        guided_load_i32(next + (Int(q) &* classCount &+ cls))
+    }
+
+    /// `accepting | hasBytes | hasCalls` of a state reached through an entry.
+    @inline(__always)
+    func stateFlags(_ q: Int32) -> UInt8 {
+        guided_load_u8(flags + Int(q))
     }
 }

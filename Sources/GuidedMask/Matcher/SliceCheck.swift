@@ -57,7 +57,7 @@ extension GrammarMatcher {
         var edges: [(cls: Int, target: Int32)] = []
         var charactersByTarget: [Int32: Int] = [:]
         for (cls, u2) in compiled.sliceEdges[Int(SliceUTF8.boundary)] where u2 == SliceUTF8.boundary {
-            var target = t.next[Int(state) &* t.classCount &+ cls]
+            var target = t.entry(state, cls)
             if target == 0 { target = t.automaton.materialize(state, cls) }
             edges.append((cls, target))
             charactersByTarget[target, default: 0] += charactersOf[cls]?.count ?? 0
@@ -114,7 +114,7 @@ extension GrammarMatcher {
             while let (q, u) = stack.popLast() {
                 if !visited.insert(Int(q) * SliceUTF8.stateCount + Int(u)) { continue }
                 pairs += 1
-                let flags = t.flags[Int(q)]
+                let flags = t.stateFlags(q)
                 if pairs > budget || flags & GrammarAutomaton.hasCalls != 0 { return nil }
                 if flags & GrammarAutomaton.accepting != 0 {
                     // Only at the end of the room, between characters (checked below).
@@ -122,7 +122,7 @@ extension GrammarMatcher {
                     accepting += 1
                 }
                 for (cls, u2) in compiled.sliceEdges[Int(u)] {
-                    var target = t.next[Int(q) &* t.classCount &+ cls]
+                    var target = t.entry(q, cls)
                     if target == 0 { target = t.automaton.materialize(q, cls) }
                     if target < 0 {
                         // A character cut short after its lead byte is no clean bound.
@@ -189,7 +189,7 @@ extension GrammarMatcher {
             for (cls, u2) in edges {
                 // A gap slice's excluded characters (single-byte, read between characters) are not read.
                 if u2 == SliceUTF8.boundary && u == SliceUTF8.boundary && !skipped.isEmpty && skipped.contains(cls) { continue }
-                var target = t.next[Int(q) &* t.classCount &+ Int(cls)]
+                var target = t.entry(q, Int(cls))
                 if target == 0 {
                     target = t.automaton.materialize(q, Int(cls))
                     if t.automaton.setBytesBuilt - setBytesAtStart > Self.sliceCheckSetBytes { return false }

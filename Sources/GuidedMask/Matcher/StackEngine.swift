@@ -1,3 +1,4 @@
+import CGuidedAtomics
 /// One frame of a parse stack: an automaton state and the frame below (an index into the node arena),
 /// `StackEngine.bottom` for the bottom frame, or `StackEngine.hole` for "unknown, the cache walk stops
 /// here". Stacks share their lower frames (a tree of frames in one flat arena), so pushing, forking a
@@ -80,16 +81,16 @@ struct StackEngine: Sendable {
             if visited.contains(key) { continue }
             if visited.count >= maxStacks { overflow = true; break }
             visited.append(key)
-            let f = t.flags[Int(n.state)]
+            let f = t.stateFlags(n.state)
             if f & GrammarAutomaton.hasBytes != 0 { items.append(id) }
             if f & GrammarAutomaton.accepting != 0 {
                 if n.parent >= 0 { work.append(n.parent) } else if n.parent == Self.bottom { accept = true } else { hole = true }
             }
             if f & GrammarAutomaton.hasCalls != 0 {
-                var c = Int(t.callStart[Int(n.state)])
-                let end = Int(t.callStart[Int(n.state) + 1])
+                var c = Int(guided_load_i32(t.callStart + Int(n.state)))
+                let end = Int(guided_load_i32(t.callStart + (Int(n.state) + 1)))
                 while c < end {
-                    let callee = t.calls[2 * c], ret = t.calls[2 * c + 1]
+                    let callee = guided_load_i32(t.calls + 2 * c), ret = guided_load_i32(t.calls + (2 * c + 1))
                     // Reuse a caller frame made in this closure for the same (return state, below).
                     var caller: Int32 = -1
                     var k = firstNew

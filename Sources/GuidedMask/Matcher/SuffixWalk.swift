@@ -30,7 +30,7 @@ extension GrammarMatcher {
                                itemMark: Int32(engine.items.count))
         if c.hi - c.lo == 1 {
             let n = engine.nodes[Int(engine.items[c.lo])]
-            if t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { start.simple = n.state; start.parent = n.parent }
+            if t.stateFlags(n.state) == GrammarAutomaton.hasBytes { start.simple = n.state; start.parent = n.parent }
         }
         // Plain tails need no walk when a stack of the caller's configuration takes a slice: its state
         // reads every plain string of up to that many characters by bytes alone (no return), which its

@@ -1,3 +1,4 @@
+import CGuidedAtomics
 import GuidedTokenizers
 
 /// Per-depth state of a token-trie walk: the stacks after the bytes of the current trie path up to that
@@ -63,7 +64,7 @@ extension GrammarMatcher {
             let q = t.target(ds.simple, cls)
             if q < 0 { return .rejected }
             if !needClose { return .accepted }
-            if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+            if t.stateFlags(q) == GrammarAutomaton.hasBytes {
                 depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                 return .live
             }
@@ -80,7 +81,7 @@ extension GrammarMatcher {
                               itemMark: Int32(engine.items.count), hole: ds.hole || c.hole, freshHole: !ds.hole && c.hole)
         if c.hi - c.lo == 1 {
             let n = engine.nodes[Int(engine.items[c.lo])]
-            if t.flags[Int(n.state)] == GrammarAutomaton.hasBytes { next.simple = n.state; next.parent = n.parent }
+            if t.stateFlags(n.state) == GrammarAutomaton.hasBytes { next.simple = n.state; next.parent = n.parent }
         }
         depths[d + 1] = next
         return c.hi == c.lo ? .dead : .live
@@ -123,13 +124,13 @@ extension GrammarMatcher {
                 let r: StepResult
                 if ds.simple >= 0 {
                     let cls = Int(classOf[Int(node.byte)])
-                    var q = next[Int(ds.simple) &* classCount &+ cls]
+                    var q = guided_load_i32(next + (Int(ds.simple) &* classCount &+ cls))
                     if q == 0 { q = t.automaton.materialize(ds.simple, cls) }
                     if q < 0 {
                         r = .rejected
                     } else if size == 1 {
                         r = .accepted
-                    } else if flags[Int(q)] == GrammarAutomaton.hasBytes {
+                    } else if guided_load_u8(flags + Int(q)) == GrammarAutomaton.hasBytes {
                         depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                         r = .live
                     } else {
@@ -256,7 +257,7 @@ extension GrammarMatcher {
                     let q = t.target(ds.simple, Int(t.classOf[Int(byte)]))
                     if q < 0 {
                         r = .rejected
-                    } else if t.flags[Int(q)] == GrammarAutomaton.hasBytes {
+                    } else if t.stateFlags(q) == GrammarAutomaton.hasBytes {
                         depths[d + 1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
                     } else {
                         r = slowStep(depths, d, byte: byte, base: base, needClose: true, t)
