@@ -6,13 +6,17 @@
 #   scripts/fuzz.sh --all SECONDS        fuzzes every target, SECONDS each
 #   scripts/fuzz.sh --replay             replays Fuzz/regressions and Fuzz/seeds through every target
 #                                        (a plain debug build, no sanitizer: fast, for CI and tests)
+#   scripts/fuzz.sh --ci                 every target for a fixed number of inputs (about 20 s each),
+#                                        seed 1, deterministic hashing, a fresh corpus: the same
+#                                        exploration on every run, so CI fails on a regression, not on luck
 #
 # The instrumented build lives in .build-fuzz (release, ASan, coverage); corpora grow in
 # .build-fuzz/corpus/TARGET, seeded from Fuzz/seeds, Fuzz/regressions and, when ../shared is present,
 # the shared corpora. A crash or finding stops the run with exit 1 and leaves its input in
 # .build-fuzz/crashes/TARGET. Each run appends one line to .build-fuzz/runs.tsv (target, seconds,
 # executions, coverage, corpus size, result) for docs/reliability.md. GUIDED_FUZZ_SEED fixes libFuzzer's
-# seed.
+# seed; GUIDED_FUZZ_RUNS stops a run after that many inputs (whichever of time and runs comes first);
+# GUIDED_FUZZ_BINARY runs an instrumented binary built earlier instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +25,8 @@ clang_lib=$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/clang
 fuzzer_lib=$(ls "$clang_lib"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1 || true)
 
 build_fuzzer() {
+    # A binary built earlier (copied aside for a long campaign while the tree changes).
+    if [ -n "${GUIDED_FUZZ_BINARY:-}" ]; then echo "$GUIDED_FUZZ_BINARY"; return; fi
     [ -n "$fuzzer_lib" ] || { echo "fuzz: libclang_rt.fuzzer_no_main not found under $clang_lib" >&2; exit 1; }
     # Coverage and ASan on the Swift code; libFuzzer's driver without its main (SwiftPM owns main).
     swift build -c release --scratch-path "$scratch" --product guided-fuzz \
@@ -74,9 +80,24 @@ dict_for() {
     esac
 }
 
-fuzz_one() {   # binary target seconds
+# Inputs per target for --ci: about 20 s each on the 2-core CI machine under ASan (rates of the CI run
+# of 2026-12-01), so the whole pass stays near 5 minutes. (schema-deadline stays time-dependent: its
+# inputs run against a 10 ms deadline.)
+ci_runs() {
+    case $1 in
+        json|partial-json) echo 400000 ;;
+        tiktoken|tokenizer-json|sentencepiece|gguf|sse) echo 120000 ;;
+        validator|gbnf|matcher) echo 30000 ;;
+        schema) echo 20000 ;;
+        regex|schema-deadline) echo 10000 ;;
+        stream-monitor) echo 6000 ;;
+        *) echo 10000 ;;
+    esac
+}
+
+fuzz_one() {   # binary target seconds [corpus]
     local bin=$1 target=$2 seconds=$3
-    local corpus=$scratch/corpus/$target crashes=$scratch/crashes/$target log=$scratch/logs/$target.log
+    local corpus=${4:-$scratch/corpus/$target} crashes=$scratch/crashes/$target log=$scratch/logs/$target.log
     mkdir -p "$crashes" "$(dirname "$log")"
     seed_corpus "$target" "$corpus"
     local dict; dict=$(dict_for "$target")
@@ -85,9 +106,17 @@ fuzz_one() {   # binary target seconds
     [ -n "$dict" ] && args+=(-dict="$dict")
     # A fixed seed (CI sets one) makes a run explore the same inputs in the same order.
     [ -n "${GUIDED_FUZZ_SEED:-}" ] && args+=(-seed="$GUIDED_FUZZ_SEED")
+    [ -n "${GUIDED_FUZZ_RUNS:-}" ] && args+=(-runs="$GUIDED_FUZZ_RUNS")
+    # Deterministic mode (--ci): no periodic corpus reload, no address randomisation (compare traces
+    # feed pointer values into the mutations), Swift's hashing unseeded.
+    local prefix=()
+    if [ -n "${GUIDED_FUZZ_DETERMINISTIC:-}" ]; then
+        args+=(-reload=0)
+        setarch -R true 2>/dev/null && prefix=(setarch -R)
+    fi
     echo "fuzz: $target for ${seconds}s (corpus $corpus)"
     set +e
-    ASAN_OPTIONS=detect_leaks=0 "$bin" "$target" "${args[@]}" "$corpus" >"$log" 2>&1
+    ASAN_OPTIONS=detect_leaks=0 ${prefix[@]+"${prefix[@]}"} "$bin" "$target" "${args[@]}" "$corpus" >"$log" 2>&1
     local status=$?
     set -e
     local execs cov units
@@ -131,8 +160,19 @@ case ${1:-} in
         status=0
         for target in $("$bin" --list | awk '{print $1}'); do fuzz_one "$bin" "$target" "$seconds" || status=1; done
         exit $status ;;
+    --ci)
+        bin=$(build_fuzzer)
+        status=0
+        for target in $("$bin" --list | awk '{print $1}'); do
+            fresh=$scratch/ci-corpus/$target
+            rm -rf "$fresh"
+            GUIDED_FUZZ_SEED=1 GUIDED_FUZZ_RUNS=$(ci_runs "$target") SWIFT_DETERMINISTIC_HASHING=1 \
+                GUIDED_FUZZ_DETERMINISTIC=1 GUIDED_FUZZ_SCRATCH="$PWD/$scratch/ci-files" \
+                fuzz_one "$bin" "$target" 300 "$fresh" || status=1
+        done
+        exit $status ;;
     ""|-h|--help)
-        sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
+        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' ;;
     *)
         target=$1 seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
         bin=$(build_fuzzer)

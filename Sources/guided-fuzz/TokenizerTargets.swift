@@ -4,10 +4,12 @@ import GuidedTokenizers
 /// Tokenizer files from bytes: each input is written to a scratch file (the loaders read paths) and
 /// loaded; a tokenizer that loads encodes and decodes a short text.
 enum FuzzTokenizerFile {
-    /// One folder per process, in memory where the system has one.
+    /// One folder per process, in memory where the system has one; `GUIDED_FUZZ_SCRATCH` names a fixed
+    /// one instead (scripts/fuzz.sh --ci: a path with the pid in it would make the comparisons libFuzzer
+    /// traces, and so its mutations, differ from run to run).
     static let folder: String = {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        let path = base + "/guided-fuzz-\(getpid())"
+        let path = ProcessInfo.processInfo.environment["GUIDED_FUZZ_SCRATCH"] ?? base + "/guided-fuzz-\(getpid())"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
