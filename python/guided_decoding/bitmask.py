@@ -94,15 +94,25 @@ def apply_token_bitmask_inplace(logits: Any, bitmask: Any, indices: Sequence[int
         _apply_numpy(logits, bitmask, indices)
 
 
-def _unpack_torch(bitmask, width: int):
+_POWERS: dict = {}
+
+
+def _blocked_torch(bitmask, width: int):
+    """[rows, width] bool: True where the token is NOT allowed (bit clear, or past the bitmask's width).
+    One AND against the 32 bit values and one compare: about 3x fewer passes over the [rows, words, 32]
+    intermediate than shifting and masking."""
     import torch
-    shifts = torch.arange(32, dtype=torch.int32, device=bitmask.device)
-    bits = (bitmask.unsqueeze(-1) >> shifts) & 1  # [rows, words, 32]
-    allowed = bits.reshape(*bitmask.shape[:-1], bitmask.shape[-1] * 32).bool()
-    if allowed.shape[-1] >= width:
-        return allowed[..., :width]
-    pad = torch.zeros(*allowed.shape[:-1], width - allowed.shape[-1], dtype=torch.bool, device=allowed.device)
-    return torch.cat([allowed, pad], dim=-1)
+    powers = _POWERS.get(bitmask.device)
+    if powers is None:
+        powers = torch.tensor([(1 << k) - (1 << 32 if k == 31 else 0) for k in range(32)], dtype=torch.int32,
+                              device=bitmask.device)
+        _POWERS[bitmask.device] = powers
+    blocked = (bitmask.unsqueeze(-1) & powers) == 0  # [rows, words, 32]
+    blocked = blocked.reshape(*bitmask.shape[:-1], bitmask.shape[-1] * 32)
+    if blocked.shape[-1] >= width:
+        return blocked[..., :width]
+    pad = torch.ones(*blocked.shape[:-1], width - blocked.shape[-1], dtype=torch.bool, device=blocked.device)
+    return torch.cat([blocked, pad], dim=-1)
 
 
 def _apply_torch(logits, bitmask, indices) -> None:
@@ -115,12 +125,11 @@ def _apply_torch(logits, bitmask, indices) -> None:
     mask = bitmask if bitmask.dim() == 2 else bitmask.unsqueeze(0)
     width = target.shape[-1]
     if indices is None:
-        allowed = _unpack_torch(mask[: target.shape[0]], width)
-        target.masked_fill_(~allowed, float("-inf"))
+        target.masked_fill_(_blocked_torch(mask[: target.shape[0]], width), float("-inf"))
     else:
         index = torch.as_tensor(list(indices), dtype=torch.long, device=logits.device)
-        allowed = _unpack_torch(mask.index_select(0, index), width)
-        rows = target.index_select(0, index).masked_fill_(~allowed, float("-inf"))
+        rows = target.index_select(0, index).masked_fill_(_blocked_torch(mask.index_select(0, index), width),
+                                                          float("-inf"))
         target.index_copy_(0, index, rows)
 
 
