@@ -46,6 +46,9 @@ let package = Package(
         // The C ABI over the mask engine, for Python and other languages (docs/python.md).
         .target(name: "GuidedDecodingC", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers", "GuidedSchema", "GuidedSync"],
                 exclude: ["include"]),
+        // What the C ABI adds to a mask fill (docs/performance.md): `swift run -c release guided-cabi-bench`.
+        .executableTarget(name: "guided-cabi-bench", dependencies: ["GuidedDecodingC", "GuidedMask", "GuidedGrammar", "GuidedTokenizers"],
+                          path: "Benchmarks/cabi-bench"),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),

@@ -43,11 +43,12 @@ def test_scheduler_call_sequence(sglang_base, qwen2_tokenizer):
     grammars = [backend.get_cached_or_future_value(key, False)[0] for _ in range(2)]
     assert all(isinstance(g, sglang_base.BaseGrammarObject) for g in grammars)
 
-    # Jump-forward at the start: the grammar forces `{"id":`.
+    # Jump-forward at the start: the grammar forces `{"id":`, of which `{"id` is safe to emit as tokens (a
+    # token may continue `":` with more text, so tokenizing stops there).
     helper = grammars[0].try_jump_forward(tok)
-    assert helper is not None and tok.decode(helper[0]) == '{"id":'
+    assert helper is not None and tok.decode(helper[0]) == '{"id'
     assert grammars[0].jump_forward_str_state(helper) == ("", -1)
-    for t in helper[0]:
+    for t in helper[0] + tok.encode('":'):
         grammars[0].accept_token(t)
 
     mask = grammars[0].allocate_vocab_mask(151936, 3, "cpu")
