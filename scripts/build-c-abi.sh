@@ -21,17 +21,15 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-swift build -c release --target GuidedDecodingC >&2
+# The SwiftPM product links against the toolchain's shared libraries, but building it leaves the exact
+# list of object files it linked (Objects.LinkFileList): those are relinked below. (A glob of the .build
+# folders would also pick up objects of since-deleted sources.)
+swift build -c release --product GuidedDecodingC >&2
 bin=$(swift build -c release --show-bin-path)
-
-# The target and everything it depends on (Package.swift); a missing folder fails the link loudly.
-modules=(GuidedDecodingC GuidedMask GuidedGrammar GuidedTokenizers GuidedSchema PCRE2Kit GuidedSync)
-objects=()
-for m in "${modules[@]}"; do
-    found=("$bin/$m.build/"*.o)
-    [ -e "${found[0]}" ] || { echo "build-c-abi: no object files in $bin/$m.build" >&2; exit 1; }
-    objects+=("${found[@]}")
-done
+list="$bin/GuidedDecodingC.product/Objects.LinkFileList"
+[ -f "$list" ] || { echo "build-c-abi: $list not found (SwiftPM layout changed?)" >&2; exit 1; }
+mapfile -t objects < <(sed -e "s/^'//" -e "s/'$//" "$list")
+[ ${#objects[@]} -gt 0 ] || { echo "build-c-abi: no object files in $list" >&2; exit 1; }
 
 mkdir -p "$out"
 cat > "$out/exports.map" <<'MAP'
@@ -40,15 +38,18 @@ MAP
 lib="$out/libGuidedDecodingC.so"
 # Foundation's own static archives name their dependencies (_FoundationICU, _FoundationCollections, ...)
 # in autolink entries that the linker does not read from archives: list them, as one group.
-static=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift_static/linux
+static=$(dirname "$(dirname "$(realpath "$(command -v swiftc)")")")/lib/swift_static/linux
 foundation=()
 for a in Foundation FoundationEssentials FoundationInternationalization _FoundationCollections _FoundationICU \
          _FoundationCShims CoreFoundation; do
     foundation+=("$static/lib$a.a")
 done
+group=(-Xlinker --start-group)
+for a in "${foundation[@]}"; do group+=(-Xlinker "$a"); done
+group+=(-Xlinker --end-group)
 swiftc -emit-library -static-stdlib -o "$lib" "${objects[@]}" \
     -lpcre2-8 \
-    -Xlinker --start-group $(printf -- "-Xlinker %s " "${foundation[@]}") -Xlinker --end-group \
+    "${group[@]}" \
     -Xlinker --version-script="$out/exports.map" \
     -Xlinker -soname=libGuidedDecodingC.so \
     -Xlinker --gc-sections >&2
