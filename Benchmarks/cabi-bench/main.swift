@@ -80,3 +80,13 @@ for (position, token) in tokens.enumerated() {
 }
 let mean = added.reduce(0, +) / Double(added.count)
 print(String(format: "mean added per call: %.0f ns over %d states", mean, added.count))
+
+// The fixed cost alone, without a mask's noise: a call that does no work through each path.
+var flag: Int32 = 0, sink = false
+var bestSwift = Double.infinity, bestC = Double.infinity
+for _ in 0..<5 {
+    bestSwift = min(bestSwift, nanoseconds { for _ in 0..<calls { sink = sink != swiftMatcher.isTerminated } })
+    bestC = min(bestC, nanoseconds { for _ in 0..<calls { _ = gd_matcher_is_terminated(cMatcher, &flag) } })
+}
+print(String(format: "is_terminated: swift %.1f ns, c_abi %.1f ns: the handle lookup and status cost %.1f ns%@",
+             bestSwift, bestC, bestC - bestSwift, sink ? " " : ""))

@@ -25,7 +25,10 @@ if [ ! -f "$venv/.complete" ]; then
     pip=("$venv/bin/pip" install -q --disable-pip-version-check)
     "${pip[@]}" "$torch_spec" >&2
     "${pip[@]}" -r "$here/requirements.txt" >&2
-    "${pip[@]}" --no-deps -r "$here/requirements-sglang.txt" >&2
+    # sglang without its dependencies (they pin CUDA packages); the modules its grammar backend imports, with theirs.
+    "${pip[@]}" --no-deps "$(grep '^sglang==' "$here/requirements-sglang.txt")" >&2
+    grep -v -e '^sglang==' -e '^#' "$here/requirements-sglang.txt" > "$venv/requirements-sglang-imports.txt"
+    "${pip[@]}" -r "$venv/requirements-sglang-imports.txt" >&2
     touch "$venv/.complete"
 fi
 echo "$venv"
