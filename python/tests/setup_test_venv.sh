@@ -30,5 +30,9 @@ if [ ! -f "$venv/.complete" ]; then
     grep -v -e '^sglang==' -e '^#' "$here/requirements-sglang.txt" > "$venv/requirements-sglang-imports.txt"
     "${pip[@]}" -r "$venv/requirements-sglang-imports.txt" >&2
     touch "$venv/.complete"
+    # Venvs of earlier requirement sets are 2.5 GB each: keep only this one.
+    for old in "$cache"/python-deps-*; do
+        [ "$old" = "$venv" ] || rm -rf "$old"
+    done
 fi
 echo "$venv"
