@@ -63,7 +63,7 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
         let rowList = rows.map { Array(UnsafeBufferPointer(start: $0, count: n)).map(Int.init) } ?? Array(0..<n)
         var objects: [MatcherObject] = []
         objects.reserveCapacity(n)
-        var seenRows = [Bool](repeating: false, count: nRows)
+        var seenRows = Set<Int>(minimumCapacity: n)
         for i in 0..<n {
             let m = try MatcherObject.lookup(handles[i])
             guard wordsPerRow >= m.maskWords else {
@@ -71,8 +71,7 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
             }
             let row = rowList[i]
             guard row >= 0, row < nRows else { throw CallError(.invalidArgument, "row \(row) of matcher \(i) is outside the bitmask's \(nRows) rows") }
-            guard !seenRows[row] else { throw CallError(.invalidArgument, "row \(row) is given to two matchers") }
-            seenRows[row] = true
+            guard seenRows.insert(row).inserted else { throw CallError(.invalidArgument, "row \(row) is given to two matchers") }
             objects.append(m)
         }
         // A matcher twice would be filled by two threads at once.

@@ -2,6 +2,10 @@ import GuidedMask
 import GuidedSchema
 import GuidedTokenizers
 
+/// The widest logits accepted: 2^24 tokens, far above any model's (Qwen3's 248k), and small enough that the
+/// per-vocabulary mask tables of a bad `vocab_size` cannot exhaust memory (they are a few bits per token).
+let maxVocabularySize = 1 << 24
+
 /// A vocabulary handle's object: the tokens and their index, shared by every grammar compiled for them.
 final class VocabularyObject: Sendable {
     let index: VocabularyIndex
@@ -23,7 +27,7 @@ public func gd_vocab_new_from_tokens(_ bytes: UnsafePointer<UInt8>?, _ offsets: 
         guard let out else { throw .null("out") }
         out.pointee = nil
         guard let offsets else { throw .null("offsets") }
-        guard nTokens >= 0, nTokens < Int(Int32.max) else { throw CallError(.invalidArgument, "n_tokens \(nTokens) is out of range") }
+        guard nTokens >= 0, nTokens <= maxVocabularySize else { throw CallError(.invalidArgument, "n_tokens \(nTokens) is out of range") }
         let offs = UnsafeBufferPointer(start: offsets, count: nTokens + 1)
         guard offs[0] == 0 else { throw CallError(.invalidArgument, "offsets[0] is \(offs[0]), must be 0") }
         for i in 0..<nTokens where offs[i + 1] < offs[i] {
@@ -32,8 +36,8 @@ public func gd_vocab_new_from_tokens(_ bytes: UnsafePointer<UInt8>?, _ offsets: 
         let total = Int(offs[nTokens])
         let data = try CArguments.buffer(bytes, total, name: "bytes")
         let size = vocabSize == 0 ? nTokens : vocabSize
-        guard size >= nTokens, size < Int(Int32.max) else {
-            throw CallError(.invalidArgument, "vocab_size \(vocabSize) is smaller than n_tokens \(nTokens) or too large")
+        guard size >= nTokens, size <= maxVocabularySize else {
+            throw CallError(.invalidArgument, "vocab_size \(vocabSize) is smaller than n_tokens \(nTokens) or above \(maxVocabularySize)")
         }
         func ids(_ p: UnsafePointer<Int32>?, _ n: Int, _ name: String) throws(CallError) -> [Int] {
             guard n >= 0 else { throw CallError(.invalidArgument, "\(name) count is negative") }
@@ -80,8 +84,8 @@ public func gd_vocab_new_from_file(_ path: UnsafePointer<CChar>?, _ optionsJSON:
                 }
                 eos = list.compactMap(\.stringValue)
             case "vocab_size":
-                guard let n = value.numberValue?.intValue, n > 0, n < Int(Int32.max) else {
-                    throw CallError(.invalidArgument, "options_json: \"vocab_size\" must be a positive integer")
+                guard let n = value.numberValue?.intValue, n > 0, n <= maxVocabularySize else {
+                    throw CallError(.invalidArgument, "options_json: \"vocab_size\" must be an integer from 1 to \(maxVocabularySize)")
                 }
                 size = n
             default:

@@ -55,6 +55,11 @@ int main(void) {
     STATUS(gd_vocab_new_from_tokens(BYTES, OFFSETS, 7, EOS_OUT, 1, NULL, 0, 40, &bad), GD_ERR_INVALID_ARGUMENT);
     MESSAGE("eos_ids: token 7 is out of range for 7 tokens");
     STATUS(gd_vocab_new_from_tokens(BYTES, OFFSETS, 7, EOS, 1, NULL, 0, 5, &bad), GD_ERR_INVALID_ARGUMENT);
+    STATUS(gd_vocab_new_from_tokens(BYTES, OFFSETS, 7, EOS, 1, NULL, 0, (size_t)1 << 40, &bad), GD_ERR_INVALID_ARGUMENT);
+    MESSAGE("vocab_size 1099511627776 is smaller than n_tokens 7 or above 16777216");
+    STATUS(gd_vocab_new_from_tokens(BYTES, OFFSETS, SIZE_MAX, EOS, 1, NULL, 0, 0, &bad), GD_ERR_INVALID_ARGUMENT);
+    STATUS(gd_vocab_new_from_file("/nonexistent/tokenizer.json", "{\"vocab_size\": 4294967296}", &bad),
+           GD_ERR_INVALID_ARGUMENT);
     STATUS(gd_vocab_new_from_tokens(BYTES, OFFSETS, 7, EOS, 1, NULL, 2, 40, &bad), GD_ERR_NULL_ARGUMENT);
     STATUS(gd_vocab_new_from_file(NULL, NULL, &bad), GD_ERR_NULL_ARGUMENT);
     STATUS(gd_vocab_new_from_file("/nonexistent/tokenizer.json", NULL, &bad), GD_ERR_TOKENIZER);
