@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "schema-check", targets: ["schema-check"]),
         .executable(name: "guided-conformance", targets: ["guided-conformance"]),
         .executable(name: "guided-fuzz", targets: ["guided-fuzz"]),
+        // The C ABI (include/guided_decoding.h); scripts/build-c-abi.sh links the self-contained .so.
+        .library(name: "GuidedDecodingC", type: .dynamic, targets: ["GuidedDecodingC"]),
     ],
     targets: [
         // PCRE2 (8-bit code units) from Debian's libpcre2-dev, found through pkg-config.
@@ -43,6 +45,12 @@ let package = Package(
         // The fuzz targets (scripts/fuzz.sh); the C bridge reaches libFuzzer's driver when it is linked.
         .target(name: "CFuzzDriver"),
         .executableTarget(name: "guided-fuzz", dependencies: ["GuidedDecoding", "CFuzzDriver"]),
+        // The C ABI over the mask engine, for Python and other languages (docs/python.md).
+        .target(name: "GuidedDecodingC", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers", "GuidedSchema", "GuidedSync"],
+                exclude: ["include"]),
+        // What the C ABI adds to a mask fill (docs/performance.md): `swift run -c release guided-cabi-bench`.
+        .executableTarget(name: "guided-cabi-bench", dependencies: ["GuidedDecodingC", "GuidedMask", "GuidedGrammar", "GuidedTokenizers"],
+                          path: "Benchmarks/cabi-bench"),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar"]),
         .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),

@@ -1,0 +1,158 @@
+"""The Python binding over the C ABI: exact masks, errors as exceptions, handle lifetimes, the helpers."""
+
+import threading
+
+import pytest
+
+import guided_decoding as gd
+from conftest import need_module
+
+
+def test_masks_accept_rollback_exact(tiny):
+    vocab, compiler = tiny
+    assert (vocab.size, vocab.token_count, vocab.mask_words, vocab.eos_ids) == (40, 7, 2, [6])
+    assert vocab.token_bytes(3) == b"ab"
+    np = need_module("numpy")
+    m = gd.Matcher(compiler.compile_regex("ab*c"))
+    bm = gd.allocate_token_bitmask(2, 40, library="numpy")
+    gd.fill_next_token_bitmask(m, bm, 1)
+    assert bm.tolist() == [[-1, -1], [0b1001, 0]]
+    assert m.accept_tokens([0, 4, 5]) == 2  # a, bc; x refused
+    assert (m.can_terminate, m.is_terminated) == (True, False)
+    gd.fill_next_token_bitmask(m, bm, 0)
+    assert bm[0].tolist() == [1 << 6, 0]
+    assert m.accept_token(6) and m.is_terminated
+    m.rollback(3)
+    assert m.validate_tokens([0, 1, 1, 2, 5]) == 4
+    gd.fill_next_token_bitmask(m, bm, 0)
+    assert bm[0].tolist() == [0b1001, 0], "validate_tokens does not advance"
+    assert np.all(bm[1] == [0b1001, 0])
+
+
+def test_fork_reset_forced(tiny):
+    _, compiler = tiny
+    m = gd.Matcher(compiler.compile_regex("ab*c"))
+    m.accept_tokens([0, 1])
+    f = m.fork()
+    m.reset()
+    assert f.accept_token(2) and f.can_terminate
+    assert not m.can_terminate and m.accept_token(3)
+    choices = gd.Matcher(compiler.compile_choices(["abc", "ab"]))
+    assert choices.forced_bytes() == b"ab"
+    assert choices.forced_tokens() == [3]
+    assert choices.accept_bytes(b"ab") and choices.can_terminate
+    assert not choices.accept_bytes(b"x")
+    assert choices.error is None
+
+
+def test_errors_are_exceptions_with_the_engines_words(tiny):
+    vocab, compiler = tiny
+    with pytest.raises(gd.SchemaError) as e:
+        compiler.compile_json_schema({"properties": {"a": {"unevaluatedProperties": False}}})
+    assert (e.value.message, e.value.keyword, e.value.pointer) == (
+        "unsupported keyword 'unevaluatedProperties' at /properties/a", "unevaluatedProperties", "/properties/a")
+    with pytest.raises(gd.GrammarSyntaxError, match="unterminated string literal"):
+        compiler.compile_gbnf('root ::= "a')
+    with pytest.raises(gd.InvalidArgumentError, match='options_json: unknown key "colour"'):
+        compiler.compile_json_schema({}, colour="red")
+    with pytest.raises(gd.InvalidArgumentError, match="not valid UTF-8"):
+        compiler.compile(gd.JSON_SCHEMA, b'{"const": "\xc3\x28"}')
+    with pytest.raises(gd.TokenizerError):
+        gd.Vocabulary.from_file("/nonexistent/tokenizer.json")
+    m = gd.Matcher(compiler.compile_regex("a"))
+    with pytest.raises(gd.InvalidArgumentError, match="token 40 is out of range for a vocabulary of 40"):
+        m.accept_tokens([40])
+    with pytest.raises(gd.RollbackError):
+        m.rollback(1)
+    m.close()
+    with pytest.raises(gd.InvalidHandleError, match=r"invalid matcher handle \(freed"):
+        m.reset()
+    m.close()  # twice: no error, no double free
+
+
+def test_background_compile_and_cache(tiny):
+    _, compiler = tiny
+    g = compiler.compile_regex("(ab|c)+", background=True)
+    g.wait(timeout=30)
+    assert g.is_ready
+    again = compiler.compile_regex("(ab|c)+")
+    assert compiler.cache_size == 1 and again.is_ready
+    bad = compiler.compile_regex("(", background=True)
+    with pytest.raises(gd.GrammarSyntaxError):
+        bad.wait()
+    with pytest.raises(gd.GrammarSyntaxError):
+        gd.Matcher(bad)
+
+
+def test_batch_fill_on_threads_matches_single_fills(tiny):
+    np = need_module("numpy")
+    _, compiler = tiny
+    g = compiler.compile_regex("(ab|bc|a|b|c)*x")
+    matchers = [gd.Matcher(g) for _ in range(16)]
+    for i, m in enumerate(matchers):
+        m.accept_tokens([[0, 3, 4][j % 3] for j in range(i % 5)])
+    batch = np.zeros((20, 2), dtype=np.int32)
+    gd.fill_next_token_bitmask_batch(matchers, batch, indices=list(range(19, 3, -1)), threads=4)
+    for i, m in enumerate(matchers):
+        one = np.zeros((1, 2), dtype=np.int32)
+        gd.fill_next_token_bitmask(m, one)
+        assert batch[19 - i].tolist() == one[0].tolist()
+    assert batch[:4].tolist() == [[0, 0]] * 4
+    with pytest.raises(gd.InvalidArgumentError, match="a matcher appears twice in the batch"):
+        gd.fill_next_token_bitmask_batch([matchers[0], matchers[0]], batch)
+
+
+def test_matchers_on_threads(tiny):
+    """Distinct matchers of one grammar on concurrent threads (the header's contract)."""
+    _, compiler = tiny
+    g = compiler.compile_regex("(ab|c)+")
+    errors = []
+
+    def run():
+        try:
+            m = gd.Matcher(g)
+            for _ in range(200):
+                assert m.accept_tokens([3, 2, 3]) == 3
+                m.rollback(3)
+        except Exception as e:  # reported below
+            errors.append(e)
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_apply_bitmask_torch_and_numpy():
+    torch = need_module("torch")
+    np = need_module("numpy")
+    bitmask = torch.tensor([[0b101, 1 << 1], [-1, 0]], dtype=torch.int32)
+    logits = torch.zeros(2, 36)
+    gd.apply_token_bitmask_inplace(logits, bitmask)
+    allowed = [(r, c) for r in range(2) for c in range(36) if logits[r, c] == 0]
+    assert allowed == [(0, 0), (0, 2), (0, 33)] + [(1, c) for c in range(32)]
+    logits = torch.zeros(3, 36)
+    gd.apply_token_bitmask_inplace(logits, bitmask, indices=[1])
+    assert (logits[0] == 0).all() and (logits[2] == 0).all()
+    assert int((logits[1] == 0).sum()) == 32
+    wide = torch.zeros(70)
+    gd.apply_token_bitmask_inplace(wide, bitmask[0])
+    assert [i for i in range(70) if wide[i] == 0] == [0, 2, 33], "tokens past the bitmask are masked"
+    arr = np.zeros((2, 36), dtype=np.float32)
+    gd.apply_token_bitmask_inplace(arr, bitmask.numpy())
+    assert [(r, c) for r in range(2) for c in range(36) if arr[r, c] == 0] == allowed
+
+
+def test_torch_bitmask_fill(tiny):
+    torch = need_module("torch")
+    _, compiler = tiny
+    m = gd.Matcher(compiler.compile_regex("ab*c"))
+    bm = gd.allocate_token_bitmask(3, 40)
+    assert bm.dtype == torch.int32 and tuple(bm.shape) == (3, 2)
+    gd.fill_next_token_bitmask(m, bm, 2)
+    assert bm.tolist() == [[-1, -1], [-1, -1], [9, 0]]
+    with pytest.raises(TypeError):
+        gd.fill_next_token_bitmask(m, torch.zeros(1, 2, dtype=torch.int64))
+    with pytest.raises(gd.BufferTooSmallError):
+        gd.fill_next_token_bitmask(m, torch.zeros(1, 1, dtype=torch.int32))
