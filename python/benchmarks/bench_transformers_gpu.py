@@ -5,9 +5,9 @@ is downloaded (the weights are random; the tokenizer is a local tokenizer.json).
 
     python3 bench_transformers_gpu.py --lib libGuidedDecodingC.so --tokenizer qwen2.tokenizer.json --out gpu.json
 
-Each configuration: one warm-up generate, then --repeats timed generates of --steps new tokens each
-(min_new_tokens = max_new_tokens, so every row runs every step); time per step = wall time / steps, after
-sync(). The processors see the same schema (a record whose string fields keep the model
+Each configuration: one warm-up generate, then --repeats rounds in which every configuration runs one
+timed generate of --steps new tokens (min_new_tokens = max_new_tokens, so every row runs every step);
+time per step = wall time / steps, after sync(); the median over the rounds. The processors see the same schema (a record whose string fields keep the model
 busy for the whole budget)."""
 
 import argparse
@@ -36,7 +36,7 @@ def main():
     p.add_argument("--batches", type=int, nargs="+", default=[1, 64])
     p.add_argument("--steps", type=int, default=64)
     p.add_argument("--prompt", type=int, default=32, help="prompt tokens")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--out", default="gpu-step-overhead.json")
     p.add_argument("--device", default="cuda", help="cuda; cpu only to smoke-test this script (with --tiny)")
     p.add_argument("--tiny", action="store_true", help="a 2-layer model of the same vocabulary (smoke test)")
@@ -76,25 +76,34 @@ def main():
     rows = []
     for batch in a.batches:
         prompt = torch.randint(0, 150000, (batch, a.prompt), device=a.device)
-        base = None
-        for name, make in configs:
-            def run():
-                processor = make()
-                kwargs = {"logits_processor": [processor]} if processor is not None else {}
-                sync()
-                start = time.perf_counter()
-                with torch.no_grad():
-                    model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=a.steps,
-                                   min_new_tokens=a.steps, do_sample=False, eos_token_id=None, pad_token_id=0,
-                                   **kwargs)
-                sync()
-                return (time.perf_counter() - start) / a.steps * 1e3
-            run()  # warm-up (kernels, allocator, the grammar's first masks)
-            ms = statistics.median(run() for _ in range(a.repeats))
-            base = ms if name == "unconstrained" else base
-            overhead = (ms - base) / base * 100 if base else 0.0
-            rows.append({"batch": batch, "processor": name, "ms_per_step": ms, "overhead_percent": overhead})
-            print(f"batch {batch:3d}  {name:16s} {ms:8.2f} ms/step  {overhead:+6.1f}%", flush=True)
+
+        def run(make):
+            processor = make()
+            kwargs = {"logits_processor": [processor]} if processor is not None else {}
+            sync()
+            start = time.perf_counter()
+            with torch.no_grad():
+                model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=a.steps,
+                               min_new_tokens=a.steps, do_sample=False, eos_token_id=None, pad_token_id=0, **kwargs)
+            sync()
+            return (time.perf_counter() - start) / a.steps * 1e3
+
+        for _, make in configs:
+            run(make)  # warm-up (kernels, allocator, the grammar's first masks)
+        # Interleaved rounds (each configuration once per round), so a drift of the host's speed over the
+        # run lands on every configuration alike instead of on whichever ran first.
+        times = {name: [] for name, _ in configs}
+        for _ in range(a.repeats):
+            for name, make in configs:
+                times[name].append(run(make))
+        base = statistics.median(times["unconstrained"])
+        for name, _ in configs:
+            ms = statistics.median(times[name])
+            overhead = (ms - base) / base * 100
+            rows.append({"batch": batch, "processor": name, "ms_per_step": ms, "min_ms_per_step": min(times[name]),
+                         "runs_ms_per_step": times[name], "overhead_percent": overhead})
+            print(f"batch {batch:3d}  {name:16s} median {ms:8.2f} ms/step  min {min(times[name]):8.2f}  "
+                  f"{overhead:+6.1f}%", flush=True)
     device = torch.cuda.get_device_name(0) if a.device == "cuda" else "cpu"
     with open(a.out, "w") as f:
         json.dump({"device": device, "torch": torch.__version__, "transformers": transformers.__version__,
