@@ -23,6 +23,9 @@ extension LlamaBackend {
             for t in list where t < 0 || t >= model.tokenCount {
                 throw BackendError.tokenOutOfRange(token: t, vocabularySize: model.tokenCount)
             }
+            guard sequence(row).backend === self else {
+                throw LlamaError.invalidConfiguration("the sequence belongs to another backend")
+            }
             for other in 0..<row where sequence(other) === sequence(row) {
                 throw LlamaError.invalidConfiguration("the same sequence twice in one batch")
             }

@@ -121,7 +121,8 @@ public final class LlamaBackend: BatchLogitsBackend, @unchecked Sendable {  // l
         if let on = c.flashAttention { params.flash_attn_type = on ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED }
         let (made, lines) = LlamaRuntime.capturingErrors { llama_init_from_model(model.pointer, params) }
         guard let context = made else { throw .contextNotCreated(reason: LlamaRuntime.reason(lines)) }
-        state = Locked(LlamaState(context: context, batchCapacity: Int(params.n_batch), sequences: c.maximumSequences))
+        state = Locked(LlamaState(context: context, batchCapacity: Int(params.n_batch), sequences: c.maximumSequences,
+                                  contextLength: length))
     }
 
     deinit { state.withLock { $0.free() } }
@@ -153,6 +154,7 @@ public final class LlamaBackend: BatchLogitsBackend, @unchecked Sendable {  // l
     /// Drops the end of `sequence` from the cache, keeping its first `length` tokens: the next `append`
     /// continues from there (and its logits are those of a sequence that never held the dropped tokens).
     public func rollback(_ sequence: LlamaSequence, toLength length: Int) throws(LlamaError) {
+        guard sequence.backend === self else { throw .invalidConfiguration("the sequence belongs to another backend") }
         try state.withLock { (s: inout LlamaState) throws(LlamaError) in
             guard sequence.slot >= 0 else {
                 guard length == 0 else { throw .rollbackPastEnd(length: 0, requested: length) }

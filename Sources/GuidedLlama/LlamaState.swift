@@ -34,12 +34,18 @@ struct LlamaState {
     var rowReused: [Int]
     var rowFresh: [Bool]
 
-    init(context: OpaquePointer, batchCapacity: Int, sequences: Int) {
+    init(context: OpaquePointer, batchCapacity: Int, sequences: Int, contextLength: Int) {
         self.context = context
         self.memory = llama_get_memory(context)
         self.batch = llama_batch_init(Int32(batchCapacity), 0, 1)
         self.batchCapacity = batchCapacity
-        self.slots = [Slot](repeating: Slot(), count: sequences)
+        // Each slot's token list has room for a full context, so appending a token never reallocates
+        // (4 × 4,096 tokens: 64 KB).
+        self.slots = (0..<sequences).map { _ in
+            var slot = Slot()
+            slot.tokens.reserveCapacity(contextLength)
+            return slot
+        }
         self.outputRow = [Int](repeating: -1, count: batchCapacity)
         self.rowSlot = [Int](repeating: -1, count: sequences)
         self.rowStart = [Int](repeating: 0, count: sequences)
@@ -115,7 +121,8 @@ struct LlamaState {
             removeCells(bestFree, from: 0)
             reused = min(bestLiveLength, limit)
             llama_memory_seq_cp(memory, Int32(bestLive), Int32(bestFree), 0, Int32(reused))
-            slots[bestFree].tokens = Array(slots[bestLive].tokens[..<reused])
+            let shared = slots[bestLive].tokens[..<reused]
+            slots[bestFree].tokens.append(contentsOf: shared)
         }
         slots[bestFree].live = true
         slots[bestFree].pending = true

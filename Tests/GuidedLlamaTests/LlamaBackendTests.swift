@@ -172,6 +172,15 @@ struct LlamaBackendTests {
         }
         // A failed append leaves the sequence as it was.
         #expect(s1.tokens == [1, 2, 3])
+        let other = try Self.backend(model, contextLength: 32)
+        #expect(throws: LlamaError.invalidConfiguration("the sequence belongs to another backend")) {
+            try row.withUnsafeMutableBufferPointer { try other.append([1], to: &s1, logits: $0) }
+        }
+        #expect(throws: LlamaError.invalidConfiguration("the same sequence twice in one batch")) {
+            var both = [s1, s1]
+            var rows = [Float](repeating: 0, count: 2 * backend.vocabulary.size)
+            try rows.withUnsafeMutableBufferPointer { try backend.append([[1], [2]], to: &both, logits: $0) }
+        }
         #expect(throws: LlamaError.invalidConfiguration("maximumSequences 0 is not in 1...256")) {
             try LlamaBackend(model: model, configuration: .init(maximumSequences: 0))
         }
