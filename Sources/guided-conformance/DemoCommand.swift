@@ -11,7 +11,7 @@ import GuidedDecoding
 enum DemoCommand {
     static let spec = CommandSpec(
         name: "guided-conformance demo",
-        summary: "Generates typed values (DemoRecipe) with the n-gram backend, with and without the mask, and reports how many validate.",
+        summary: "Generates typed values (DemoRecipe) with the n-gram backend (or a GGUF model: --backend llama), with and without the mask, and reports how many validate.",
         options: [OptionSpec("--count", value: "N", help: "number of values to generate each way (default 5)")]
             + DemoOptions.backendOptions(maxTokensDefault: 256)
             + [OptionSpec("--maskbench", value: "DIR", help: "instead: the session acceptance check over the schema files of DIR"),
@@ -25,11 +25,9 @@ enum DemoCommand {
     static func run(_ args: [String]) -> Int32 {
         CommandRunner.run(args, spec: spec) { p in
             let options = try DemoOptions(p)
-            let started = Date()
-            let (tokenizer, backend) = try options.loadBackend()
-            print("n-gram backend: \(backend.model.trainingTokens) training tokens from \(options.corpus), vocabulary \(options.vocabulary.path) (\(backend.vocabulary.size) logits)  [\(Int(Date().timeIntervalSince(started) * 1000)) ms]")
-            let session = GuidedSession(backend: backend, tokenizer: tokenizer,
-                                        instructions: "You write recipe cards.", template: .chatML)
+            let loaded = try DemoSession(options, instructions: "You write recipe cards.")
+            print(loaded.summary)
+            let session = loaded.session
             if let dir = options.maskbench {
                 return try DemoMaskBench.run(session: session, directory: dir, options: options)
             }

@@ -170,6 +170,29 @@ struct CommandLineTests {
         #expect(r.firstErrLine == "guided-conformance demo: --preset applies to .tiktoken files only; m.tokenizer.json names its own tokenizer")
     }
 
+    @Test func llamaBackendNeedsAModel() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--backend", "llama"])
+        #expect(r.status == 2)
+        #expect(r.firstErrLine == "guided-conformance demo: --model is required")
+        let m = try ToolProcess.run("guided-conformance", ["demo", "--model", "m.gguf"])
+        #expect(m.status == 2)
+        #expect(m.firstErrLine == "guided-conformance demo: --model and --threads apply to --backend llama")
+    }
+
+    /// With the `Llama` trait the model file is read (a missing one named in words); without it, the
+    /// command says how to build with llama.cpp.
+    @Test func llamaBackendInThisBuild() throws {
+        let r = try ToolProcess.run("guided-conformance", ["demo", "--backend", "llama", "--model", "/nope/model.gguf"])
+        #if Llama
+        #expect(r.status == 1)
+        #expect(r.err == "guided-conformance demo: cannot read /nope/model.gguf: no such file\n")
+        #else
+        #expect(r.status == 2)
+        #expect(r.firstErrLine == "guided-conformance demo: --backend llama: this guided-conformance was built without llama.cpp; "
+            + "build it with `swift build --traits Llama` after scripts/setup-llama.sh (docs/llama.md)")
+        #endif
+    }
+
     @Test func missingRequiredOptionIsNamed() throws {
         let r = try ToolProcess.run("schema-check", ["--model", "m"])
         #expect(r.status == 2)

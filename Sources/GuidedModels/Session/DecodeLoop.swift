@@ -11,7 +11,7 @@ struct DecodeLoop<Backend: LogitsBackend> {
     let options: DecodingOptions
     /// nil: free text (no mask).
     let grammar: CompiledGrammar?
-    /// Measure the time spent inside the backend (for the overhead benchmark).
+    /// Measure the time spent inside the backend and on the mask (for the overhead benchmark).
     var measureBackend = false
     /// Called after each generated token with the response bytes so far (streaming).
     var onToken: ((_ bytes: [UInt8], _ tokenCount: Int) -> Void)?
@@ -109,11 +109,13 @@ struct DecodeLoop<Backend: LogitsBackend> {
             if grammar != nil {
                 // Mask, then look at it: nothing but end tokens → done; exactly one token → forced.
                 // (`matcher!` mutates in place: a local copy would duplicate the matcher's arrays.)
+                let maskStart = measureBackend ? DispatchTime.now().uptimeNanoseconds : 0
                 do {
                     try mask.withUnsafeMutableBufferPointer { buffer throws(MatcherError) in
                         try matcher!.fillNextTokenMask(into: buffer)
                     }
                 } catch { throw GuidedSessionError.decoding("\(error)") }
+                if measureBackend { outcome.maskNanoseconds += DispatchTime.now().uptimeNanoseconds - maskStart }
                 var eosAllowed = 0
                 for t in eos where mask[t >> 5] & (1 << UInt32(t & 31)) != 0 { eosAllowed += 1 }
                 var allowed = 0, only = -1
@@ -132,7 +134,9 @@ struct DecodeLoop<Backend: LogitsBackend> {
                 }
                 if content == 1 && eosAllowed == 0 {
                     guard outcome.tokens.count < budget else { throw partialFailure(.tokenBudget, outcome.bytes) }
+                    let acceptStart = measureBackend ? DispatchTime.now().uptimeNanoseconds : 0
                     do { try matcher!.accept(token: only) } catch { throw GuidedSessionError.decoding("\(error)") }
+                    if measureBackend { outcome.maskNanoseconds += DispatchTime.now().uptimeNanoseconds - acceptStart }
                     outcome.forcedTokenCount += 1
                     if let offset = push(only) { return try stopAt(offset) }
                     onToken?(outcome.bytes, outcome.tokens.count)
@@ -168,7 +172,9 @@ struct DecodeLoop<Backend: LogitsBackend> {
             } catch { throw GuidedSessionError.decoding("\(error)") }
             outcome.sampledTokenCount += 1
             if grammar != nil {
+                let acceptStart = measureBackend ? DispatchTime.now().uptimeNanoseconds : 0
                 do { try matcher!.accept(token: token) } catch { throw GuidedSessionError.decoding("\(error)") }
+                if measureBackend { outcome.maskNanoseconds += DispatchTime.now().uptimeNanoseconds - acceptStart }
             }
             if eos.contains(token) {
                 outcome.stopReason = .endOfSequence

@@ -26,6 +26,9 @@ public struct DecodeOutcome: Sendable {
     public var backendNanoseconds: UInt64
     /// Time of the whole loop (backend included), in nanoseconds (measured only when asked).
     public var loopNanoseconds: UInt64 = 0
+    /// Time spent computing the grammar's token masks and advancing the matcher (fill and accept), in
+    /// nanoseconds (measured only when asked; the rest of the loop's own time is sampling and bookkeeping).
+    public var maskNanoseconds: UInt64 = 0
     public var stopReason: StopReason
 
     /// The response as text (invalid UTF-8 repaired).
