@@ -25,7 +25,8 @@ def main():
     ap.add_argument("--server", required=True)
     ap.add_argument("--model", required=True)
     ap.add_argument("--port-file", required=True)
-    ap.add_argument("--lifetime", type=float, default=1800)
+    ap.add_argument("--lifetime", type=float, default=14400,
+                    help="a backstop only: the parent's death ends the peer; a whole suite on a loaded machine outlived 600 s")
     ap.add_argument("--ctx", type=int, default=2048)
     args = ap.parse_args()
 

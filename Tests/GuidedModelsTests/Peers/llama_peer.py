@@ -54,7 +54,8 @@ def main():
     ap.add_argument("--vocab", required=True, help="qwen2.tokenizer.json")
     ap.add_argument("--model-dir", required=True)
     ap.add_argument("--port-file", required=True)
-    ap.add_argument("--lifetime", type=float, default=1800)
+    ap.add_argument("--lifetime", type=float, default=14400,
+                    help="a backstop only: the parent's death ends the peer; a whole suite on a loaded machine outlived 600 s")
     args = ap.parse_args()
 
     parent = os.getppid()

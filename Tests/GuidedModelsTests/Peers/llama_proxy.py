@@ -120,7 +120,8 @@ def main():
     ap.add_argument("--upstream", required=True)
     ap.add_argument("--mode", choices=["strip", "jsonmode"], required=True)
     ap.add_argument("--port-file", required=True)
-    ap.add_argument("--lifetime", type=float, default=1800)
+    ap.add_argument("--lifetime", type=float, default=14400,
+                    help="a backstop only: the parent's death ends the peer; a whole suite on a loaded machine outlived 600 s")
     args = ap.parse_args()
     server = serve(args.upstream, args.mode)
     tmp = args.port_file + ".tmp"

@@ -315,7 +315,8 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port-file", required=True)
-    ap.add_argument("--lifetime", type=float, default=600)
+    ap.add_argument("--lifetime", type=float, default=14400,
+                    help="a backstop only: the parent's death ends the peer; a whole suite on a loaded machine outlived 600 s")
     args = ap.parse_args()
     # The test process may spawn us with signals blocked (the mask is inherited): unblock and exit on TERM.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
