@@ -212,10 +212,12 @@ extension NFABuilder {
         try build(body, from: entry, to: exit)
         templateDepth -= 1
         inBudget = false
-        epsilon(entry, cut)
-        for s in mark..<stateCount {
+        // Only states that read something get the edge: a state that merely passes on by ε (the end of
+        // a sequence, the body's last state) belongs to a parse that has finished the body, and a
+        // deterministic state made only of such parses must not count as inside.
+        for s in [Int(entry)] + Array(mark..<stateCount) {
             if label[s] == GrammarNFA.labelCall { throw .budgetBody(rule: ruleName) }
-            epsilon(Int32(s), cut)
+            if label[s] == GrammarNFA.labelClasses { epsilon(Int32(s), cut) }
         }
         try build(then, from: resume, to: to)
     }

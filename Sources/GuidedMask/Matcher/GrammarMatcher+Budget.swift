@@ -13,17 +13,20 @@ extension GrammarMatcher {
         return -1
     }
 
-    /// After a token was committed: counts it if the parse was inside budget `region` before it (tokens
-    /// in a row inside one budget; leaving it resets the count), and when the count reaches the budget,
-    /// cuts: every stack still inside reads the cut class (its body is dropped, `then` follows), the
-    /// others stay. `accept(bytes:)` counts nothing: it has no token boundaries.
-    mutating func countBudget(region: Int, before: Checkpoint) throws(MatcherError) {
+    /// After a token was committed: counts it if the parse was inside a budget before it (tokens in a
+    /// row that began inside one budget; a token that begins outside resets the count), and when the
+    /// parse is inside a budget whose count has reached its limit, cuts: every stack still inside reads
+    /// the cut class (the rest of its body is dropped, `then` follows), the others stay. A budget of k
+    /// allows k tokens after the one that entered it (0: the body is cut at once). `accept(bytes:)`
+    /// counts nothing: it has no token boundaries.
+    mutating func countBudget(region before: Int, before cp0: Checkpoint) throws(MatcherError) {
         let last = checkpoints.count - 1
-        guard region >= 0 else { checkpoints[last].budgetCount = 0; return }
         let symbols = compiled.symbols
-        let count = before.budgetCount &+ 1
+        let after = budgetRegion(of: checkpoints[last])
+        let count: Int32 = before >= 0 && before == after ? cp0.budgetCount &+ 1 : 0
         checkpoints[last].budgetCount = count
-        guard count >= symbols.budgetTokens[region] else { return }
+        guard after >= 0, count >= symbols.budgetTokens[after] else { return }
+        let region = after
         let cls = Int(symbols.budgetClasses[region])
         let t = compiled.tables
         let cp = checkpoints[last]
