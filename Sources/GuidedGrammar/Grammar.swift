@@ -113,6 +113,9 @@ public struct Grammar: Hashable, Sendable {
 
     public subscript(id: RuleID) -> GrammarRule { rules[id.index] }
 
+    /// Marks a rule `shared` (see `GrammarRule.shared`).
+    public mutating func markShared(_ id: RuleID) { rules[id.index].shared = true }
+
     /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`).
     public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false) {
         rules[id.index].memberBit = bit
