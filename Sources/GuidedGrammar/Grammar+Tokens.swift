@@ -99,3 +99,27 @@ extension GrammarExpr {
         }
     }
 }
+
+extension Grammar {
+    /// The same grammar with every `tokenBudget(body, ...)` replaced by its `body`: the language when no
+    /// budget runs out. Byte-level tools (the reference recognizer) read this one.
+    public func ignoringTokenBudgets() -> Grammar {
+        var out = self
+        for (k, rule) in rules.enumerated() where rule.body.mentionsTokens {
+            out.define(RuleID(k), as: rule.body.ignoringTokenBudgets())
+        }
+        return out
+    }
+}
+
+extension GrammarExpr {
+    func ignoringTokenBudgets() -> GrammarExpr {
+        switch self {
+        case .tokenBudget(let body, _, _): return body.ignoringTokenBudgets()
+        case .sequence(let parts): return .sequence(parts.map { $0.ignoringTokenBudgets() })
+        case .choice(let parts): return .choice(parts.map { $0.ignoringTokenBudgets() })
+        case .repeat(let inner, let lo, let hi): return .repeat(inner.ignoringTokenBudgets(), min: lo, max: hi)
+        case .empty, .nothing, .bytes, .byteSet, .rule, .token: return self
+        }
+    }
+}
