@@ -34,7 +34,7 @@ import GuidedSchema
         return list.map { item in
             let family = item["family"]!.stringValue!
             let calls = item["calls"]!.arrayValue!.enumerated().map { i, c in
-                ToolCall(name: c["name"]!.stringValue!, arguments: c["arguments"]!, id: family == "mistral" ? (i == 0 ? "abcDEF123" : "ghiJKL456") : nil)
+                ToolInvocation(name: c["name"]!.stringValue!, arguments: c["arguments"]!, id: family == "mistral" ? (i == 0 ? "abcDEF123" : "ghiJKL456") : nil)
             }
             let reasoningText = item["reasoning"]!.stringValue!
             let reasoning: String? = family == "hermes-qwen3" || !reasoningText.isEmpty ? reasoningText : nil
@@ -67,7 +67,7 @@ import GuidedSchema
     func templateOutputIsASentenceOfTheGrammar(_ f: Fixture) throws {
         var options = ToolCallOptions(builtinTools: f.builtins)
         if f.reasoning { options.reasoning = .on(maxTokens: nil) }
-        for choice in [ToolChoice.auto, .required] {
+        for choice in [ToolCallChoice.auto, .required] {
             if choice == .required && !f.turn.content.isEmpty { continue }
             options.toolChoice = choice
             options.parallelCalls = f.turn.calls.count > 1

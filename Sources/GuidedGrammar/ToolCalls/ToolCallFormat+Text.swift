@@ -7,7 +7,7 @@ extension ToolCallFormat {
     /// writes an empty one (`<think>\n\n</think>\n\n`) for `""`.
     public func render(_ turn: AssistantTurn, builtinTools: Set<String> = []) -> String {
         let calls = turn.calls
-        func args(_ c: ToolCall) -> String { c.arguments.serialized(.pythonDefault) }
+        func args(_ c: ToolInvocation) -> String { c.arguments.serialized(.pythonDefault) }
         switch self {
         case .hermes:
             var out = ""
@@ -97,7 +97,7 @@ extension ToolCallFormat {
                     guard let name = item["name"]?.stringValue, let arguments = item["arguments"] else {
                         throw .malformedOutput("a Mistral call lacks its name or arguments")
                     }
-                    turn.calls.append(ToolCall(name: name, arguments: arguments, id: item["id"]?.stringValue))
+                    turn.calls.append(ToolInvocation(name: name, arguments: arguments, id: item["id"]?.stringValue))
                 }
             } else {
                 turn.content = String(rest)
@@ -127,7 +127,7 @@ extension ToolCallFormat {
                     body = body.dropFirst(8).dropLast(4)
                 }
                 guard let arguments = try? JSONParser.parse(String(body)) else { throw .malformedOutput("the arguments of '\(name)' are not JSON") }
-                turn.calls.append(ToolCall(name: name, arguments: arguments))
+                turn.calls.append(ToolInvocation(name: name, arguments: arguments))
                 cursor = end.upperBound
             }
             guard rest.range(of: DS.callsEnd, range: cursor..<rest.endIndex) != nil else { throw .malformedOutput("the DeepSeek calls block is not closed") }
@@ -145,7 +145,7 @@ extension ToolCallFormat {
                 guard let arguments = try? JSONParser.parse(String(rest[channel.upperBound...])) else {
                     throw .malformedOutput("the arguments of '\(name)' are not JSON")
                 }
-                turn.calls = [ToolCall(name: name, arguments: arguments)]
+                turn.calls = [ToolInvocation(name: name, arguments: arguments)]
             } else if !rest.isEmpty {
                 throw .malformedOutput("a harmony message is neither final nor a call")
             }
@@ -161,15 +161,15 @@ extension ToolCallFormat {
     }
 
     /// `{"name": ..., "<argumentsKey>": {...}}`, with whitespace around.
-    static func nameAndArguments(_ text: Substring, argumentsKey: String) throws(ToolFormatError) -> ToolCall {
+    static func nameAndArguments(_ text: Substring, argumentsKey: String) throws(ToolFormatError) -> ToolInvocation {
         guard let value = try? JSONParser.parse(String(text)), let name = value["name"]?.stringValue, let arguments = value[argumentsKey] else {
             throw .malformedOutput("a call is not a JSON object with `name` and `\(argumentsKey)`")
         }
-        return ToolCall(name: name, arguments: arguments)
+        return ToolInvocation(name: name, arguments: arguments)
     }
 
     /// `name.call(a="x", b="y")`.
-    static func builtinCall(_ text: Substring) throws(ToolFormatError) -> ToolCall {
+    static func builtinCall(_ text: Substring) throws(ToolFormatError) -> ToolInvocation {
         guard let dot = text.range(of: ".call("), text.hasSuffix(")") else { throw .malformedOutput("a python_tag call is not `name.call(...)`") }
         let name = String(text[..<dot.lowerBound])
         var args = text[dot.upperBound...].dropLast()
@@ -183,6 +183,6 @@ extension ToolCallFormat {
             args = afterEq[afterEq.index(after: close)...]
             if args.hasPrefix(", ") { args = args.dropFirst(2) }
         }
-        return ToolCall(name: name, arguments: .object(JSONObject(pairs)))
+        return ToolInvocation(name: name, arguments: .object(JSONObject(pairs)))
     }
 }

@@ -15,7 +15,7 @@ public struct ToolDefinition: Hashable, Sendable {
 }
 
 /// Which calls the output may hold (OpenAI's `tool_choice`).
-public enum ToolChoice: Hashable, Sendable {
+public enum ToolCallChoice: Hashable, Sendable {
     /// Text, calls, or both, as the model decides.
     case auto
     /// At least one call (no text besides, where the format separates them).
@@ -36,7 +36,7 @@ public enum ReasoningMode: Hashable, Sendable {
 
 /// How a response with tools may look.
 public struct ToolCallOptions: Equatable, Sendable {
-    public var toolChoice: ToolChoice
+    public var toolChoice: ToolCallChoice
     /// Several calls in one response (formats whose template takes one call ignore this).
     public var parallelCalls: Bool
     public var reasoning: ReasoningMode
@@ -46,7 +46,7 @@ public struct ToolCallOptions: Equatable, Sendable {
     /// How the arguments' JSON is compiled (whitespace, member order).
     public var schemaOptions: JSONSchemaCompileOptions
 
-    public init(toolChoice: ToolChoice = .auto, parallelCalls: Bool = true, reasoning: ReasoningMode = .off,
+    public init(toolChoice: ToolCallChoice = .auto, parallelCalls: Bool = true, reasoning: ReasoningMode = .off,
                 builtinTools: Set<String> = [], schemaOptions: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) {
         self.toolChoice = toolChoice
         self.parallelCalls = parallelCalls
@@ -57,7 +57,7 @@ public struct ToolCallOptions: Equatable, Sendable {
 }
 
 /// One call in a model's output.
-public struct ToolCall: Hashable, Sendable {
+public struct ToolInvocation: Hashable, Sendable {
     public var name: String
     public var arguments: JSONValue
     /// The call's id, where the format has one (Mistral's 9 characters).
@@ -74,9 +74,9 @@ public struct ToolCall: Hashable, Sendable {
 public struct AssistantTurn: Hashable, Sendable {
     public var reasoning: String?
     public var content: String
-    public var calls: [ToolCall]
+    public var calls: [ToolInvocation]
 
-    public init(reasoning: String? = nil, content: String = "", calls: [ToolCall] = []) {
+    public init(reasoning: String? = nil, content: String = "", calls: [ToolInvocation] = []) {
         self.reasoning = reasoning
         self.content = content
         self.calls = calls
