@@ -120,4 +120,32 @@ import GuidedSchema
         #expect(try thinking.accepts(text: "<think>\nhmm\n</think>\n\n" + call))
         #expect(try !thinking.accepts(text: call))
     }
+
+    /// Every prefix of every template output: complete calls only grow, the call being written is named
+    /// once its name is written, and the whole output gives the parsed turn.
+    @Test(arguments: fixtures)
+    func snapshotsOfEveryPrefix(_ f: Fixture) throws {
+        let text = Array(f.output)
+        var calls = 0
+        for n in 0...text.count {
+            let snap = f.format.snapshot(String(text[..<n]), reasoning: f.reasoning)
+            #expect(snap.calls.count >= calls, "\(n)")
+            calls = snap.calls.count
+            for c in snap.calls { #expect(f.turn.calls.contains(c)) }
+            if let name = snap.pending?.name, !name.isEmpty {
+                #expect(f.turn.calls.contains { $0.name.hasPrefix(name) }, "\(n): \(name)")
+            }
+        }
+        let last = f.format.snapshot(f.output, reasoning: f.reasoning)
+        #expect(last.calls == f.turn.calls)
+        #expect(last.pending == nil)
+        // Half-way through the first call's arguments, its name is known and its arguments partial.
+        let firstArgs = f.turn.calls[0].arguments.serialized(.pythonDefault)
+        if let r = f.output.range(of: firstArgs), f.family != "llama3-builtin" {
+            let cut = String(f.output[..<f.output.index(r.lowerBound, offsetBy: firstArgs.count / 2)])
+            let snap = f.format.snapshot(cut, reasoning: f.reasoning)
+            #expect(snap.pending?.name == f.turn.calls[0].name, "\(cut)")
+            #expect(snap.pending?.arguments != nil, "\(cut)")
+        }
+    }
 }
