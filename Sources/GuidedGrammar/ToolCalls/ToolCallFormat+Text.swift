@@ -186,3 +186,27 @@ extension ToolCallFormat {
         return ToolInvocation(name: name, arguments: .object(JSONObject(pairs)))
     }
 }
+
+extension ToolCallFormat {
+    /// Instructions that tell the model which tools it has and how a call is written in this format,
+    /// for a prompt the caller renders itself (a session puts them in the system turn). Qwen's are its
+    /// template's own text; the others list the tools and show one call as the format writes it.
+    public func toolInstructions(_ tools: [ToolDefinition]) -> String {
+        func json(_ t: ToolDefinition) -> String {
+            var f: [(key: String, value: JSONValue)] = [("name", .string(t.name))]
+            if let d = t.description { f.append(("description", .string(d))) }
+            f.append(("parameters", t.parameters))
+            return JSONValue.object(JSONObject([("type", "function"), ("function", .object(JSONObject(f)))])).serialized(.pythonDefault)
+        }
+        if self == .hermes {
+            return "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+                + "You are provided with function signatures within <tools></tools> XML tags:\n<tools>"
+                + tools.map { "\n" + json($0) }.joined() + "\n</tools>\n\n"
+                + "For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n"
+                + "<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"
+        }
+        let example = tools.first.map { render(AssistantTurn(calls: [ToolInvocation(name: $0.name, arguments: [:], id: "a1b2c3d4e")])) } ?? ""
+        return "You may call these functions:\n" + tools.map(json).joined(separator: "\n")
+            + "\n\nTo call one, answer with the call only, written like this (with its arguments):\n" + example
+    }
+}
