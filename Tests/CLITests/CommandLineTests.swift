@@ -48,7 +48,7 @@ struct CommandLineTests {
              badValue: ["--runs", "-3"],
              badValueLine: "guided-conformance session-bench: invalid value '-3' for --runs: expected a positive integer"),
         Case(tool: "schema-check", subcommand: nil,
-             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"],
+             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json", "--tools"],
              badValue: ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "0"],
              badValueLine: "schema-check: invalid value '0' for --trials: expected an integer from 1 to 1000"),
     ]

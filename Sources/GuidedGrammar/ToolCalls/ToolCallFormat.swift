@@ -65,8 +65,8 @@ public enum ToolCallFormat: String, CaseIterable, Sendable {
         case .none: body = text(options)
         case .auto where tools.isEmpty: body = text(options)
         case .auto: body = auto(one, calls: calls, parallel: parallel, options)
-        case .required: body = block(one, parallel: parallel)
-        case .named: body = block(one, parallel: false)
+        case .required: body = block(one, parallel: parallel, options)
+        case .named: body = block(one, parallel: false, options)
         }
         return reasoning.map { .sequence([$0, body]) } ?? body
     }
@@ -170,25 +170,31 @@ public enum ToolCallFormat: String, CaseIterable, Sendable {
         return .sequence(parts)
     }
 
+    /// The calls after the first: `separator` + a call, up to `maxCalls - 1` times.
+    private func more(_ one: StructuralTag, separator: String, _ options: ToolCallOptions) -> StructuralTag {
+        let next: StructuralTag = separator.isEmpty ? one : .sequence([.constString(separator), one])
+        return .repeat(next, min: 0, max: options.maxCalls.map { $0 - 1 })
+    }
+
     /// One or more calls and nothing else.
-    private func block(_ one: StructuralTag, parallel: Bool) -> StructuralTag {
+    private func block(_ one: StructuralTag, parallel: Bool, _ options: ToolCallOptions) -> StructuralTag {
         switch self {
         case .hermes:
-            return parallel ? .sequence([one, .star(.sequence([.constString("\n"), one]))]) : one
+            return parallel ? .sequence([one, more(one, separator: "\n", options)]) : one
         case .llama3, .harmony:
             return one
         case .mistral:
             var parts: [StructuralTag] = [Self.mark("[TOOL_CALLS]"), .constString("["), one]
-            if parallel { parts.append(.star(.sequence([.constString(", "), one]))) }
+            if parallel { parts.append(more(one, separator: ", ", options)) }
             parts.append(.constString("]"))
             return .sequence(parts)
         case .deepseekR1:
             var parts: [StructuralTag] = [Self.mark(DS.callsBegin), one]
-            if parallel { parts.append(.star(.sequence([.constString("\n"), one]))) }
+            if parallel { parts.append(more(one, separator: "\n", options)) }
             parts.append(Self.mark(DS.callsEnd))
             return .sequence(parts)
         case .deepseekV31:
-            return .sequence([Self.mark(DS.callsBegin), parallel ? .plus(one) : one, Self.mark(DS.callsEnd)])
+            return .sequence([Self.mark(DS.callsBegin), one, parallel ? more(one, separator: "", options) : .constString(""), Self.mark(DS.callsEnd)])
         }
     }
 
@@ -197,8 +203,8 @@ public enum ToolCallFormat: String, CaseIterable, Sendable {
         switch self {
         case .hermes:
             // Text until the first `<tool_call>`, then calls one per line to the end of the turn.
-            guard case .or(let tags) = one else { return autoHermes([one], parallel: parallel) }
-            return autoHermes(tags, parallel: parallel)
+            guard case .or(let tags) = one else { return autoHermes([one], parallel: parallel, options) }
+            return autoHermes(tags, parallel: parallel, options)
         case .llama3:
             // Text that does not start with `{` or `<` (so it is never a call), or one call.
             let plain = StructuralTag.or([.constString(""), .sequence([.regex("[^{<]"), .anyText(.init(excludes: markers))])])
@@ -206,21 +212,21 @@ public enum ToolCallFormat: String, CaseIterable, Sendable {
         case .harmony:
             return .or([text(options)] + calls)
         case .mistral:
-            return .or([text(options), block(one, parallel: parallel)])
+            return .or([text(options), block(one, parallel: parallel, options)])
         case .deepseekR1, .deepseekV31:
             // Text, then possibly the calls block (the template ends the turn after it).
             let begin = DS.callsBegin
-            let inner = parallel ? (self == .deepseekR1 ? StructuralTag.sequence([one, .star(.sequence([.constString("\n"), one]))]) : .plus(one)) : one
+            let inner = parallel ? StructuralTag.sequence([one, more(one, separator: self == .deepseekR1 ? "\n" : "", options)]) : one
             return .triggeredTags(.init(triggers: [Self.m(begin)], tags: [.init(begin: Self.m(begin), content: inner, end: Self.m(DS.callsEnd))],
                                         stopAfterFirst: true, excludes: markers))
         }
     }
 
-    private func autoHermes(_ tags: [StructuralTag], parallel: Bool) -> StructuralTag {
+    private func autoHermes(_ tags: [StructuralTag], parallel: Bool, _ options: ToolCallOptions) -> StructuralTag {
         let tagValues: [StructuralTag.Tag] = tags.compactMap { if case .tag(let t) = $0 { return t } else { return nil } }
         let first = StructuralTag.triggeredTags(.init(triggers: [Self.m("<tool_call>")], tags: tagValues, stopAfterFirst: true, excludes: markers))
         guard parallel else { return first }
         let one: StructuralTag = tags.count == 1 ? tags[0] : .or(tags)
-        return .sequence([first, .star(.sequence([.constString("\n"), one]))])
+        return .sequence([first, more(one, separator: "\n", options)])
     }
 }

@@ -39,17 +39,26 @@ public struct ToolCallOptions: Equatable, Sendable {
     public var toolChoice: ToolCallChoice
     /// Several calls in one response (formats whose template takes one call ignore this).
     public var parallelCalls: Bool
+    /// With `parallelCalls`, at most this many calls (nil: no bound). A model that keeps writing
+    /// `, {"name": ...` otherwise stops only at its token budget.
+    public var maxCalls: Int?
     public var reasoning: ReasoningMode
     /// Llama 3.1: tools the template calls with `<|python_tag|>name.call(arg="value")` (its built-in
     /// `brave_search`, `wolfram_alpha`) rather than JSON; their arguments are strings.
     public var builtinTools: Set<String>
-    /// How the arguments' JSON is compiled (whitespace, member order).
+    /// How the arguments' JSON is compiled (whitespace, member order). The default admits what the
+    /// families' templates write (`{"a": 1, "b": "x"}`: one space after `:` and `,`) and at most one
+    /// whitespace byte anywhere else, so a model cannot spend its budget on blank lines inside a call.
     public var schemaOptions: JSONSchemaCompileOptions
 
-    public init(toolChoice: ToolCallChoice = .auto, parallelCalls: Bool = true, reasoning: ReasoningMode = .off,
-                builtinTools: Set<String> = [], schemaOptions: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) {
+    /// The default `schemaOptions`: whitespace runs of at most one byte.
+    public static let templateWhitespace = JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 1, inlineRun: 1))
+
+    public init(toolChoice: ToolCallChoice = .auto, parallelCalls: Bool = true, maxCalls: Int? = nil, reasoning: ReasoningMode = .off,
+                builtinTools: Set<String> = [], schemaOptions: JSONSchemaCompileOptions = ToolCallOptions.templateWhitespace) {
         self.toolChoice = toolChoice
         self.parallelCalls = parallelCalls
+        self.maxCalls = maxCalls.map { max(1, $0) }
         self.reasoning = reasoning
         self.builtinTools = builtinTools
         self.schemaOptions = schemaOptions
