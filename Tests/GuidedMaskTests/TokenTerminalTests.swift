@@ -104,4 +104,48 @@ import GuidedTokenizers
         // Only the end string may follow: "<", "</", "</c", "</call>" (not "<c", which would be text).
         #expect(try MaskTestSupport.allowed(&m) == [6, 17, 18, 19])
     }
+
+    /// Structural tags compiled and checked the same way: a token trigger into calls whose arguments are a
+    /// JSON Schema, with free text around them and a reasoning block under a budget (the budget's body
+    /// checked here without its cut: `TokenBudgetTests` checks cuts).
+    static let jsonVocabulary: TokenVocabulary = {
+        let text = ["a", "b", " ", "{", "}", "\"", ":", "1", "2", "\"n\"", "\":", "{\"n\": ", "<", "/", ">", "</t>", "<t>", "ab"]
+        let special = ["<|call|>", "<|end|>"]
+        var tokens = (text + special).map { Array($0.utf8) }
+        tokens.append(Array("</s>".utf8))
+        return TokenVocabulary(tokens: tokens, specialTokenIDs: Set(text.count..<tokens.count), eosTokenIDs: [tokens.count - 1])
+    }()
+
+    @Test func structuralTagWithTokenTriggersAndJSON() throws {
+        let call = StructuralTag.Tag(begin: .token(.text("<|call|>")),
+                                     content: .jsonSchema(["type": "object", "properties": ["n": ["type": "integer", "maximum": 21]], "required": ["n"]]),
+                                     end: .token(.text("<|end|>")))
+        let tag = StructuralTag.sequence([
+            .tag(.init(begin: "<t>", content: .anyText(.init()), end: "</t>")),
+            .triggeredTags(.init(triggers: [.token(.text("<|call|>"))], tags: [call], excludes: ["<t>"])),
+        ])
+        let grammar = try StructuralTagCompiler.compile(tag, schemaOptions: JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 1, inlineRun: 1)))
+        var c = try TokenLevelCheck(grammar, vocabulary: Self.jsonVocabulary)
+        try c.run(walks: 60, steps: 16, seed: 3)
+        #expect(c.mismatches.isEmpty, "\(c.mismatches)")
+    }
+
+    @Test func unknownAndEndTokensAreClearErrors() throws {
+        let tag = StructuralTag.tag(.init(begin: .token(.text("<|nope|>")), content: .constString("x"), end: "y"))
+        let grammar = try StructuralTagCompiler.compile(tag)
+        #expect(throws: GrammarCompileError.unknownToken("the vocabulary has no token '<|nope|>' (a special token named in the grammar must be one token)")) {
+            try MaskTestSupport.compiled(grammar, Self.vocabulary)
+        }
+        #expect(throws: GrammarCompileError.unknownToken("token id 999 is outside the vocabulary (29 tokens)")) {
+            try MaskTestSupport.compiled(Grammar(root: .token(.id(999))), Self.vocabulary)
+        }
+        #expect(throws: GrammarCompileError.endTokenInGrammar(token: 28)) {
+            try MaskTestSupport.compiled(Grammar(root: .token(.text("</s>"))), Self.vocabulary)
+        }
+        // A marker the vocabulary lacks is its text.
+        let marker = Grammar(root: .sequence([.token(.marker("<|nope|>")), .literal("a")]))
+        var m = GrammarMatcher(try MaskTestSupport.compiled(marker, Self.vocabulary))
+        try m.accept(bytes: Array("<|nope|>".utf8))
+        #expect(try MaskTestSupport.allowed(&m) == [0])   // only "a" (then the end: "a<ca" and "ab" go past it)
+    }
 }
