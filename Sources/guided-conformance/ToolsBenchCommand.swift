@@ -8,7 +8,8 @@ import GuidedDecoding
 /// `--texts` (default Corpora/prose) is fed token by token to four grammars, each mask timed (thread CPU):
 /// `free` (any bytes: the mask of plain free text), `trigger` (Hermes text until a `<tool_call>`, with
 /// calls of one tool after it: the trigger check), `thinking` (`<think>` then text until `</think>` under
-/// a token budget larger than the text: a reasoning block), and `unconstrained`, what a decode loop without
+/// a token budget larger than the text: a reasoning block), `thinking-bytes` (the same bounded to 800 bytes
+/// instead: each position its own state), and `unconstrained`, what a decode loop without
 /// a grammar does per step (copy a precomputed mask). The last line reads
 /// `tools-bench: <tokens> tokens, free p50 <n> us, trigger p50 <n> us, thinking p50 <n> us, unconstrained p50 <n> us`.
 enum ToolsBenchCommand {
@@ -44,7 +45,11 @@ enum ToolsBenchCommand {
         var thinking = Grammar()
         let text = try thinking.addFreeText(FreeText(ends: [.init("</think>")]), name: "think")
         thinking.define(thinking.start, as: .sequence([.literal("<think>"), .tokenBudget(text, maxTokens: 1_000_000, then: .literal("</think>"))]))
-        return [("free", free), ("trigger", trigger), ("thinking", thinking)]
+        // The same reasoning bounded in bytes instead of tokens: every position is a state of its own.
+        var bounded = Grammar()
+        let boundedText = try bounded.addFreeText(FreeText(ends: [.init("</think>")], maxBytes: 800), name: "think")
+        bounded.define(bounded.start, as: .sequence([.literal("<think>"), boundedText]))
+        return [("free", free), ("trigger", trigger), ("thinking", thinking), ("thinking-bytes", bounded)]
     }
 
     private static func bench(_ choice: VocabularyChoice, texts: String, limit: Int) throws -> Int32 {
@@ -71,8 +76,12 @@ enum ToolsBenchCommand {
             var first = 0.0
             for (n, ids) in documents.enumerated() {
                 var matcher = GrammarMatcher(compiled)
-                if name == "thinking" { for t in thinkPrefix { try matcher.accept(token: t) } }
+                if name.hasPrefix("thinking") { for t in thinkPrefix { try matcher.accept(token: t) } }
+                var written = 0
                 for id in ids {
+                    // The byte-bounded text ends after 800 bytes: stop the paragraph before its bound.
+                    written += tokenizer.vocabulary.tokenBytes(id).count
+                    if name == "thinking-bytes" && written > 790 { break }
                     let start = BenchStats.threadCPUMicroseconds()
                     try mask.withUnsafeMutableBufferPointer { try matcher.fillNextTokenMask(into: $0) }
                     let t = BenchStats.threadCPUMicroseconds() - start
