@@ -28,6 +28,18 @@ public enum GrammarExpr: Hashable, Sendable {
     indirect case `repeat`(GrammarExpr, min: Int, max: Int?)
     /// The body of another rule (recursion goes through rules).
     case rule(RuleID)
+    /// One token of the vocabulary, read only as that token id: the same bytes spelled by other tokens
+    /// do not match it, and the token itself is never read as text anywhere in the grammar (see
+    /// `TokenReference`). Resolved against the vocabulary when the grammar is compiled.
+    case token(TokenReference)
+    /// `body`, within a budget of `maxTokens` tokens: once that many tokens have been accepted after the
+    /// token that entered it, with the parse still inside `body`, the rest of `body` is cut and `then`
+    /// must follow (a reasoning block that must close after its budget: `then` is its end marker).
+    /// A `body` that ends by itself before the budget is spent skips `then`. The budget counts tokens,
+    /// so it is enforced by the token matcher; at the byte level the language is `body`, or a prefix
+    /// of a `body` text followed by `then`. `body` may not call recursive rules (see
+    /// `GrammarCompileError.budgetBody`).
+    indirect case tokenBudget(GrammarExpr, maxTokens: Int, then: GrammarExpr)
 }
 
 extension GrammarExpr {
@@ -101,6 +113,9 @@ public struct Grammar: Hashable, Sendable {
 
     public subscript(id: RuleID) -> GrammarRule { rules[id.index] }
 
+    /// Marks a rule `shared` (see `GrammarRule.shared`).
+    public mutating func markShared(_ id: RuleID) { rules[id.index].shared = true }
+
     /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`).
     public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false) {
         rules[id.index].memberBit = bit
@@ -109,4 +124,9 @@ public struct Grammar: Hashable, Sendable {
     }
 
     public var startRule: GrammarRule { rules[start.index] }
+
+    /// Tokens never read as text anywhere in the grammar (a chat model's `<|im_start|>` inside an
+    /// answer), besides the tokens the grammar names with `.token`, which are excluded already. A
+    /// token's bytes may still be spelled by other tokens where the grammar reads them as text.
+    public var excludedTokens: [TokenReference] = []
 }

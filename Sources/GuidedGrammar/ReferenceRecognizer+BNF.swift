@@ -15,6 +15,11 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
     /// members are enforced by the mask engine's automaton, not by this context-free recognizer, which
     /// would accept a larger language.
     case memberSets(rule: String)
+    /// A `.token(.text)` not resolved to an id (`Grammar.resolvingTokens`): the recognizer has no vocabulary.
+    case unresolvedToken(String)
+    /// A `.tokenBudget`: the budget counts tokens, which a byte recognizer does not see (the mask tests
+    /// check budgets by brute force over token sequences).
+    case tokenBudget
 
     public var description: String {
         switch self {
@@ -25,6 +30,8 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
             return "repeat {\(min),\(max.map(String.init) ?? "")} exceeds the reference recognizer's bound of \(limit)"
         case .grammarTooLarge(let limit): return "grammar lowers to more than \(limit) BNF symbols"
         case .memberSets(let rule): return "rule '\(rule)' tracks member sets, which the reference recognizer cannot enforce"
+        case .unresolvedToken(let text): return "the token '\(text)' is not resolved to an id"
+        case .tokenBudget: return "a token budget counts tokens, which the reference recognizer does not see"
         }
     }
 }
@@ -46,6 +53,8 @@ struct ReferenceBNF: Sendable {
     /// Per nonterminal: the positions in `symbols` where its productions start.
     var productionStarts: [[Int32]]
     var terminals: [ByteSet]
+    /// Per terminal: the token id of a token terminal (its byte set is empty), else -1.
+    var terminalTokens: [Int32]
     /// Per nonterminal: it derives the empty string.
     var nullable: [Bool]
     /// The augmented start symbol `S' → S`.
@@ -61,6 +70,8 @@ struct ReferenceBNFBuilder {
     var nonterminalCount: Int32
     var terminalIndex: [ByteSet: Int32] = [:]
     var terminals: [ByteSet] = []
+    var terminalTokens: [Int32] = []
+    var tokenIndex: [Int: Int32] = [:]
     var symbolCount = 0
     /// The one nonterminal without productions that every `.nothing` lowers to.
     var nothingSymbol: Int32?
@@ -101,7 +112,18 @@ struct ReferenceBNFBuilder {
         if let t = terminalIndex[set] { return .t(t) }
         let t = Int32(terminals.count)
         terminals.append(set)
+        terminalTokens.append(-1)
         terminalIndex[set] = t
+        return .t(t)
+    }
+
+    /// The terminal of one token id (no bytes match it).
+    mutating func tokenTerminal(_ id: Int) -> Sym {
+        if let t = tokenIndex[id] { return .t(t) }
+        let t = Int32(terminals.count)
+        terminals.append(ByteSet())
+        terminalTokens.append(Int32(truncatingIfNeeded: id))
+        tokenIndex[id] = t
         return .t(t)
     }
 
@@ -146,6 +168,13 @@ struct ReferenceBNFBuilder {
             for byte in bytes { rhs.append(terminal(ByteSet([byte]))) }
         case .byteSet(let set):
             rhs.append(terminal(set))
+        case .token(let r):
+            switch r.target {
+            case .id(let id): rhs.append(tokenTerminal(id))
+            case .text(let text): throw .unresolvedToken(text)
+            }
+        case .tokenBudget:
+            throw .tokenBudget
         case .sequence(let parts):
             for p in parts { try lower(p, into: &rhs) }
         case .choice, .rule:
@@ -209,12 +238,12 @@ struct ReferenceBNFBuilder {
 
     func finish(augmentedStart: Int32) -> ReferenceBNF {
         let count = Int(nonterminalCount)
-        let terminals = self.terminals
-        let productive = Self.derivable(productions, count: count) { !terminals[Int($0)].isEmpty }
+        let terminals = self.terminals, tokens = terminalTokens
+        let productive = Self.derivable(productions, count: count) { !terminals[Int($0)].isEmpty || tokens[Int($0)] >= 0 }
         let kept = productions.filter { prod in
             prod.rhs.allSatisfy { s in
                 switch s {
-                case .t(let t): return !terminals[Int(t)].isEmpty
+                case .t(let t): return !terminals[Int(t)].isEmpty || tokens[Int(t)] >= 0
                 case .nt(let n): return productive[Int(n)]
                 }
             }
@@ -232,7 +261,7 @@ struct ReferenceBNFBuilder {
             }
             symbols.append(.end(lhs: prod.lhs))
         }
-        return ReferenceBNF(symbols: symbols, productionStarts: starts, terminals: terminals,
+        return ReferenceBNF(symbols: symbols, productionStarts: starts, terminals: terminals, terminalTokens: tokens,
                             nullable: nullable, augmentedStart: augmentedStart)
     }
 }

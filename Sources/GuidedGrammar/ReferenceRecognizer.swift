@@ -43,12 +43,16 @@ public struct ReferenceRecognizer: Sendable {
     /// Exactly the bytes after which the input is still a prefix of some sentence.
     public var allowedNextBytes: ByteSet { chart[chart.count - 1].allowed }
 
+    /// Exactly the token terminals (`.token(.id)`) after which the input is still a prefix of some
+    /// sentence, in increasing id order.
+    public var allowedNextTokens: [Int] { chart[chart.count - 1].allowedTokens.map(Int.init) }
+
     /// No sentence starts with the input: only possible before any byte, when the grammar's language
     /// is empty (`feed` never moves into a dead state).
-    public var isDead: Bool { !canTerminate && allowedNextBytes.isEmpty }
+    public var isDead: Bool { !canTerminate && allowedNextBytes.isEmpty && chart[chart.count - 1].allowedTokens.isEmpty }
 
     /// The input is a sentence and nothing may follow it.
-    public var mustTerminate: Bool { canTerminate && allowedNextBytes.isEmpty }
+    public var mustTerminate: Bool { canTerminate && allowedNextBytes.isEmpty && chart[chart.count - 1].allowedTokens.isEmpty }
 
     /// Consumes `byte` if the input stays a viable prefix; otherwise returns false and changes nothing.
     @discardableResult
@@ -56,6 +60,21 @@ public struct ReferenceRecognizer: Sendable {
         let last = chart[chart.count - 1]
         var kernel: [EarleyItem] = []
         for scan in last.scans where bnf.terminals[Int(scan.terminal)].contains(byte) {
+            kernel.append(scan.advanced)
+        }
+        if kernel.isEmpty { return false }
+        chart.append(EarleySet.build(position: Int32(chart.count), kernel: kernel, chart: chart, bnf: bnf))
+        return true
+    }
+
+    /// Consumes the token terminal `token` (a `.token(.id)` of the grammar) if the input stays a viable
+    /// prefix; otherwise returns false and changes nothing. A token's bytes are never read here: tokens
+    /// the grammar reads as text are fed as their bytes.
+    @discardableResult
+    public mutating func feed(token: Int) -> Bool {
+        let last = chart[chart.count - 1]
+        var kernel: [EarleyItem] = []
+        for scan in last.scans where bnf.terminalTokens[Int(scan.terminal)] == Int32(truncatingIfNeeded: token) {
             kernel.append(scan.advanced)
         }
         if kernel.isEmpty { return false }
@@ -123,12 +142,15 @@ final class EarleySet: Sendable {
     let waiting: [Waiter]
     let scans: [Scan]
     let allowed: ByteSet
+    /// Token terminals some scan reads, sorted, without repeats.
+    let allowedTokens: [Int32]
     let accepting: Bool
 
-    init(waiting: [Waiter], scans: [Scan], allowed: ByteSet, accepting: Bool) {
+    init(waiting: [Waiter], scans: [Scan], allowed: ByteSet, allowedTokens: [Int32], accepting: Bool) {
         self.waiting = waiting
         self.scans = scans
         self.allowed = allowed
+        self.allowedTokens = allowedTokens
         self.accepting = accepting
     }
 
@@ -160,6 +182,7 @@ final class EarleySet: Sendable {
         var waiting: [Waiter] = []
         var scans: [Scan] = []
         var allowed = ByteSet()
+        var tokens: [Int32] = []
         var accepting = false
 
         for item in kernel where scratch.seen.insert(item) { scratch.work.append(item) }
@@ -169,6 +192,7 @@ final class EarleySet: Sendable {
             case .terminal(let t):
                 scans.append(Scan(terminal: t, advanced: EarleyItem(position: item.position + 1, origin: item.origin)))
                 allowed = allowed.union(bnf.terminals[Int(t)])
+                if bnf.terminalTokens[Int(t)] >= 0 { tokens.append(bnf.terminalTokens[Int(t)]) }
             case .nonterminal(let b):
                 let advanced = EarleyItem(position: item.position + 1, origin: item.origin)
                 waiting.append(Waiter(nonterminal: b, advanced: advanced))
@@ -194,7 +218,8 @@ final class EarleySet: Sendable {
             }
         }
         waiting.sort { $0.nonterminal < $1.nonterminal }
-        return EarleySet(waiting: waiting, scans: scans, allowed: allowed, accepting: accepting)
+        if tokens.count > 1 { tokens = Array(Set(tokens)).sorted() }
+        return EarleySet(waiting: waiting, scans: scans, allowed: allowed, allowedTokens: tokens, accepting: accepting)
     }
 }
 

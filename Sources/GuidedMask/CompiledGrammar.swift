@@ -31,6 +31,8 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Per state of the slice text automaton (`SliceUTF8`): the distinct (byte class, next text state)
     /// pairs of its bytes, so a slice check does one table lookup per class rather than per byte.
     let sliceEdges: [[(cls: Int, u: UInt8)]]
+    /// The token symbols (see `TokenSymbols`): terminals, excluded tokens, budgets.
+    let symbols: TokenSymbols
 
     /// Compiles `grammar` for an indexed vocabulary.
     public convenience init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
@@ -43,9 +45,10 @@ public final class CompiledGrammar: @unchecked Sendable {
     public init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits(),
                 budget: CompileBudget?) throws(GrammarCompileError) {
         let automaton: GrammarAutomaton
+        let resolved = try TokenSymbols.resolve(grammar, vocabulary: vocabulary)
         do {
             automaton = try CompileBudget.running(with: budget) { () throws(GrammarCompileError) in
-                try GrammarAutomaton(grammar: grammar, limits: limits)
+                try GrammarAutomaton(grammar: resolved, limits: limits)
             }
         } catch {
             if let spent = budget?.exceeded { throw .budgetExceeded(spent) }
@@ -58,6 +61,7 @@ public final class CompiledGrammar: @unchecked Sendable {
         self.grammar = grammar
         startState = automaton.startState
         tables = AutomatonTables(automaton, vocabulary: vocabulary)
+        symbols = try TokenSymbols(resolved, automaton: automaton, vocabulary: vocabulary.vocabulary)
         var cb = [[UInt8]](repeating: [], count: automaton.classCount)
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb

@@ -18,6 +18,14 @@ public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
     case vocabulary(String)
     /// The compile's `CompileBudget` ran out or was cancelled.
     case budgetExceeded(CompileBudget.Exceeded)
+    /// A token the grammar names (`GrammarExpr.token`, `Grammar.excludedTokens`) is not in the vocabulary.
+    case unknownToken(String)
+    /// A token the grammar names ends generation (an EOS token): the grammar's end allows those already.
+    case endTokenInGrammar(token: Int)
+    /// A `tokenBudget` whose body calls a rule kept as a pushdown frame (a recursive rule), or that holds
+    /// another budget: the budget is counted while the parse is in the body's own automaton, so the body
+    /// must be regular (free text, a literal, a bounded structure).
+    case budgetBody(rule: String)
 
     public var description: String {
         switch self {
@@ -28,6 +36,9 @@ public enum GrammarCompileError: Error, Equatable, CustomStringConvertible {
         case .invalidRepetition(let r, let lo, let hi): return "grammar: invalid repetition {\(lo),\(hi.map(String.init) ?? "")} in rule '\(r)'"
         case .vocabulary(let m): return "vocabulary: \(m)"
         case .budgetExceeded(let why): return "grammar: \(why)"
+        case .unknownToken(let m): return "grammar: \(m)"
+        case .endTokenInGrammar(let t): return "grammar: token \(t) ends generation and cannot be a grammar terminal (the grammar's end allows it)"
+        case .budgetBody(let r): return "grammar: the token budget in rule '\(r)' holds a recursive rule or another budget; its body must be regular"
         }
     }
 }

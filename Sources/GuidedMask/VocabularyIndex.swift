@@ -84,6 +84,35 @@ public final class VocabularyIndex: @unchecked Sendable {
 
     var nodeCount: Int { trie.nodes.count }
 
+    /// The token whose bytes are exactly `text`: a special token first (the lowest id among them), else
+    /// the token at the end of `text`'s path in the trie (its lowest id, for tokens with the same bytes).
+    /// What a grammar's `.token(.text)` resolves to.
+    public func tokenID(text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
+        if let special = vocabulary.specialTokenIDs.sorted().first(where: { vocabulary.tokenBytes($0).elementsEqual(bytes) }) {
+            return special
+        }
+        var i = 0, end = trie.nodes.count
+        var found: Int? = nil
+        for (depth, b) in bytes.enumerated() {
+            var hit = -1
+            while i < end {
+                let n = trie.nodes[i]
+                if n.byte == b { hit = i; break }
+                i += n.subtreeSize
+            }
+            guard hit >= 0 else { return nil }
+            let n = trie.nodes[hit]
+            if depth == bytes.count - 1 { found = n.hasToken ? Int(n.token) : nil }
+            i = hit + 1
+            end = hit + n.subtreeSize
+        }
+        guard let primary = found else { return nil }
+        let duplicates = trie.duplicates.filter { Int($0.primary) == primary }.map { Int($0.duplicate) }
+        return ([primary] + duplicates).min()
+    }
+
     /// The gap slice excluding `excluded`, of plain tokens up to `maxCharacters` characters (see
     /// `TokenSlice.init(excluding:)`), made on first use; nil when more than `maxGapTokens` plain tokens
     /// are left to its trie, or past `maxGapSlices` slices.

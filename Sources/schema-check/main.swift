@@ -26,6 +26,7 @@ let spec = CommandSpec(
         OptionSpec("--trials", value: "N", help: "requests per probe, 1 to 1000 (default 2)"),
         OptionSpec("--probes", value: "DIR", help: "probe battery folder (default Corpora/probes of the repository)"),
         OptionSpec("--json", value: "FILE", help: "also write the machine-readable report to FILE"),
+        OptionSpec.flag("--tools", help: "also probe tool calls: strict tool arguments, tool_choice required and named"),
     ],
     exitCodes: [(0, "strict: every probe was enforced"),
                 (1, "not strict: best-effort or not enforced (the last line says which)"),
@@ -47,7 +48,7 @@ func schemaCheckOptions(_ p: ParsedArguments) throws(UsageError) -> SchemaCheckO
                               apiKeyEnvironmentVariable: p.string("--api-key-env"),
                               trials: try p.int("--trials", in: 1...1000) ?? 2,
                               probesDirectory: p.string("--probes").map { URL(fileURLWithPath: $0) },
-                              jsonPath: p.string("--json"))
+                              jsonPath: p.string("--json"), tools: p.has("--tools"))
 }
 
 /// Parsed options, or the exit status after help, version or a usage error (printed).

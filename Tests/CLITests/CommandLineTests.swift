@@ -51,8 +51,12 @@ struct CommandLineTests {
              options: ["--runs", "--seed", "--vocab", "--preset", "--corpus", "--max-tokens"],
              badValue: ["--runs", "-3"],
              badValueLine: "guided-conformance session-bench: invalid value '-3' for --runs: expected a positive integer"),
+        Case(tool: "guided-conformance", subcommand: "tools-bench",
+             options: ["--vocab", "--preset", "--texts", "--limit"],
+             badValue: ["--vocab", "qwen2.tiktoken", "--limit", "0"],
+             badValueLine: "guided-conformance tools-bench: invalid value '0' for --limit: expected an integer from 1 to 1000000"),
         Case(tool: "schema-check", subcommand: nil,
-             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"],
+             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json", "--tools"],
              badValue: ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "0"],
              badValueLine: "schema-check: invalid value '0' for --trials: expected an integer from 1 to 1000"),
     ]
@@ -110,10 +114,10 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
         #expect(r.out.isEmpty)
-        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench)")
         let o = try ToolProcess.run("guided-conformance", ["--frob"])
         #expect(o.status == 2)
-        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench)")
     }
 
     @Test func topLevelVersionIsTheSharedConstant() throws {

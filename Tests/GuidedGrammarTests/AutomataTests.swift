@@ -174,6 +174,8 @@ struct GrammarRecognizer {
             return Set(starts.filter { $0 + bs.count <= input.count && Array(input[$0..<($0 + bs.count)]) == bs }.map { $0 + bs.count })
         case .byteSet(let set):
             return Set(starts.filter { $0 < input.count && set.contains(input[$0]) }.map { $0 + 1 })
+        case .token, .tokenBudget:
+            return []   // token-level; these grammars have none
         case .sequence(let parts):
             var cur = starts
             for p in parts { cur = ends(p, from: cur, input, &depth) }

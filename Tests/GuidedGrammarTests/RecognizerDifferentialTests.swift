@@ -55,6 +55,7 @@ import Testing
             case .sequence(let parts): return parts.reduce([[]]) { concat($0, lang($1)) }
             case .choice(let alternatives): return alternatives.reduce([]) { $0.union(lang($1)) }
             case .rule(let id): return langs[id.index]
+            case .token, .tokenBudget: return []   // token-level; these grammars have none
             case .repeat(let body, let min, let max):
                 let one = lang(body)
                 var exactly: Set<[UInt8]> = [[]]

@@ -37,6 +37,7 @@ struct GrammarSampler {
         case .choice(let alts): return alts.compactMap { height($0) }.min()
         case .repeat(let inner, let lo, _): return lo == 0 ? 0 : height(inner)
         case .rule(let id): return ruleHeight[id.index]
+        case .token, .tokenBudget: return nil   // token-level; these grammars have none
         }
     }
 
@@ -51,7 +52,7 @@ struct GrammarSampler {
     private func generate(_ e: GrammarExpr, depth: Int, _ out: inout [UInt8], _ rng: inout SplitMix64, _ depthBudget: Int, _ sizeBudget: Int) {
         let closing = depth > depthBudget || out.count > sizeBudget
         switch e {
-        case .empty, .nothing: return
+        case .empty, .nothing, .token, .tokenBudget: return
         case .bytes(let b): out.append(contentsOf: b)
         case .byteSet(let s):
             let members = s.members

@@ -10,6 +10,8 @@ public enum AutomatonError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyStates(limit: Int)
     /// The running compile's `CompileBudget` is spent.
     case budgetExceeded(CompileBudget.Exceeded)
+    /// A token terminal or a token budget: token-level constructs have no byte automaton.
+    case tokenLevel(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum AutomatonError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooManyNFAStates(let limit): return "the expression needs more than \(limit) NFA states"
         case .tooManyStates(let limit): return "the automaton needs more than \(limit) DFA states"
         case .budgetExceeded(let why): return why.description
+        case .tokenLevel(let what): return "\(what) is read at the token level, so it cannot be part of a byte automaton"
         }
     }
 }

@@ -98,6 +98,10 @@ struct ByteNFA {
             activeRules.append(id)
             defer { activeRules.removeLast() }
             return try build(grammar[id].body, from: s)
+        case .token(let r):
+            throw .tokenLevel("the token \(r)")
+        case .tokenBudget:
+            throw .tokenLevel("a token budget")
         }
     }
 

@@ -35,6 +35,8 @@ struct GrammarMembership {
             return [pos + b.count]
         case .byteSet(let s):
             return pos < input.count && s.contains(input[pos]) ? [pos + 1] : []
+        case .token, .tokenBudget:
+            return []   // token-level: schema grammars have none, and no byte input matches one
         case .sequence(let parts):
             var current: Set<Int> = [pos]
             for p in parts {

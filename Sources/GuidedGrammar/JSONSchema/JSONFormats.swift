@@ -227,7 +227,7 @@ enum JSONFormats {
         case .repeat(let inner, let mn, let mx):
             let (a, b) = lengthRange(inner)
             return (a * mn, (mx != nil && b != nil) ? b! * mx! : nil)
-        case .rule: return (0, nil)
+        case .rule, .token, .tokenBudget: return (0, nil)
         }
     }
 }

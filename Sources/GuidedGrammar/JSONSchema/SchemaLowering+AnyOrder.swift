@@ -164,7 +164,8 @@ struct ExpandedSize: Sendable {
         switch e {
         case .empty, .nothing: return 0
         case .bytes(let b): return b.count
-        case .byteSet: return 1
+        case .byteSet, .token: return 1
+        case .tokenBudget(let body, _, let then): return min(Self.cap, of(body, in: grammar) + of(then, in: grammar))
         case .sequence(let xs), .choice(let xs):
             var t = 0
             for x in xs { t = min(Self.cap, t + of(x, in: grammar)); if t >= Self.cap { break } }

@@ -2,19 +2,33 @@ import GuidedGrammar
 
 /// The partition of the 256 byte values into classes no grammar byte set distinguishes, so automaton
 /// rows have one column per class instead of 256 (JSON: about 20 classes).
+///
+/// After the byte classes come the *symbol classes*, which no byte belongs to: one per token the
+/// grammar names (`GrammarExpr.token`, resolved to ids), read when the matcher accepts that token, then
+/// one per distinct token budget (`GrammarExpr.tokenBudget`), read when a budget runs out (the cut).
+/// A trie walk reads bytes only, so it never takes a symbol edge.
 struct ByteClasses {
     /// Class of each byte value.
     var classOf: [UInt8]
-    /// Number of classes.
+    /// Number of classes, symbol classes included.
     var count: Int
-    /// One byte of each class.
+    /// Number of byte classes (`0 ..< byteCount`); symbol classes follow.
+    var byteCount: Int
+    /// One byte of each byte class.
     var representative: [UInt8]
+    /// Token terminals, in increasing id order: token `tokens[k]` is class `byteCount + k`.
+    var tokens: [Int] = []
+    /// Distinct token budgets, in increasing order: budget `budgets[k]` is class `byteCount + tokens.count + k`.
+    var budgets: [Int] = []
 
     init(grammar: Grammar) {
         var table = ByteSetTable()
         var sets: [ByteSet] = []
         var singles = [Bool](repeating: false, count: 256)
-        for rule in grammar.rules { Self.collect(rule.body, into: &sets, seen: &table, singles: &singles) }
+        var tokenSet = Set<Int>(), budgetSet = Set<Int>()
+        for rule in grammar.rules {
+            Self.collect(rule.body, into: &sets, seen: &table, singles: &singles, tokens: &tokenSet, budgets: &budgetSet)
+        }
         // Single bytes (literals) are the common case: each is a class of its own; the other bytes start
         // as one class. Each set then splits every class it cuts, on 256-bit sets: a few word operations
         // per (set, class) pair instead of a pass over all 256 bytes per set.
@@ -46,22 +60,47 @@ struct ByteClasses {
         var n = 0
         for b in 0..<256 where renumber[cls[b]] < 0 { renumber[cls[b]] = n; n += 1 }
         classOf = cls.map { UInt8(renumber[$0]) }
-        self.count = n
+        byteCount = n
+        tokens = tokenSet.sorted()
+        budgets = budgetSet.sorted()
+        self.count = n + tokens.count + budgets.count
         var rep = [UInt8](repeating: 0, count: n)
         var seen = [Bool](repeating: false, count: n)
         for b in 0..<256 where !seen[Int(classOf[b])] { seen[Int(classOf[b])] = true; rep[Int(classOf[b])] = UInt8(b) }
         representative = rep
     }
 
-    /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`).
-    private static func collect(_ e: GrammarExpr, into sets: inout [ByteSet], seen: inout ByteSetTable, singles: inout [Bool]) {
+    /// The class of token terminal `id` (nil: the grammar does not name it).
+    func tokenClass(_ id: Int) -> Int? {
+        guard let k = tokens.firstIndex(of: id) else { return nil }
+        return byteCount + k
+    }
+
+    /// The cut class of a budget of `maxTokens`.
+    func budgetClass(_ maxTokens: Int) -> Int? {
+        guard let k = budgets.firstIndex(of: maxTokens) else { return nil }
+        return byteCount + tokens.count + k
+    }
+
+    /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`), and the
+    /// token ids and budgets the grammar names.
+    private static func collect(_ e: GrammarExpr, into sets: inout [ByteSet], seen: inout ByteSetTable, singles: inout [Bool],
+                                tokens: inout Set<Int>, budgets: inout Set<Int>) {
         switch e {
         case .empty, .nothing, .rule: break
         case .bytes(let bs): for b in bs { singles[Int(b)] = true }
         case .byteSet(let s):
             if seen.value(for: s) == nil { seen.insert(s, (0, 0)); sets.append(s) }
-        case .sequence(let parts), .choice(let parts): for p in parts { collect(p, into: &sets, seen: &seen, singles: &singles) }
-        case .repeat(let inner, _, _): collect(inner, into: &sets, seen: &seen, singles: &singles)
+        case .sequence(let parts), .choice(let parts):
+            for p in parts { collect(p, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets) }
+        case .repeat(let inner, _, _):
+            collect(inner, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
+        case .token(let r):
+            if let id = r.resolvedID { tokens.insert(id) }
+        case .tokenBudget(let body, let n, let then):
+            budgets.insert(n)
+            collect(body, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
+            collect(then, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
         }
     }
 }

@@ -34,6 +34,13 @@ final class GrammarAutomaton: @unchecked Sendable {
     static let hasCalls: UInt8 = 4
 
     let classCount: Int
+    /// Byte classes come first (`0 ..< byteClassCount`); the symbol classes of token terminals and
+    /// budget cuts follow (see `ByteClasses`).
+    let byteClassCount: Int
+    /// Token terminals, by increasing id: token `terminalTokens[k]` is class `byteClassCount + k`.
+    let terminalTokens: [Int]
+    /// Distinct token budgets: budget `budgets[k]` is class `byteClassCount + terminalTokens.count + k`.
+    let budgets: [Int]
     /// `next[state * classCount + class]`: the next state; -1 no transition; 0 not computed yet (state
     /// 0 is a placeholder that no transition leads to).
     let next: UnsafeMutablePointer<Int32>
@@ -62,6 +69,9 @@ final class GrammarAutomaton: @unchecked Sendable {
         let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: limits)
         self.limits = limits
         classCount = classes.count
+        byteClassCount = classes.byteCount
+        terminalTokens = classes.tokens
+        budgets = classes.budgets
         classOf = classes.classOf
         classOfPointer = .allocate(capacity: 256)
         for b in 0..<256 { classOfPointer[b] = classes.classOf[b] }

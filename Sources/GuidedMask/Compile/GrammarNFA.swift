@@ -26,6 +26,8 @@ struct GrammarNFA {
     var target: [Int32] = []
     /// True for the final state of a rule (reaching it pops the rule).
     var isFinal: [Bool] = []
+    /// The cut states of token budgets (`NFABuilder.buildBudget`).
+    var isCut: [Bool] = []
     /// Start and final state of each kept rule.
     var ruleStart: [Int32] = []
     var ruleFinal: [Int32] = []
@@ -84,6 +86,7 @@ struct GrammarNFA {
         callee = builder.callee
         target = builder.target
         isFinal = builder.isFinal
+        isCut = builder.isCut
         groupEpsilonEdges(from: builder.edgeFrom, to: builder.edgeTo)
         computeLiveness()
         if hasMemberSets { dropUnwritableClosings() }
@@ -164,8 +167,11 @@ struct GrammarNFA {
         label.withUnsafeBufferPointer { label in
         target.withUnsafeBufferPointer { target in
         callee.withUnsafeBufferPointer { callee in
+        isCut.withUnsafeBufferPointer { isCut in
+            // An ε-edge into a budget's cut state is left out: the cut is taken by the matcher when the
+            // budget is spent, so a body state that could only finish through it is not live.
             for s in 0..<n {
-                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) { plainStart[Int(epsTargets[i]) + 1] += 1 }
+                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) where !isCut[Int(epsTargets[i])] { plainStart[Int(epsTargets[i]) + 1] += 1 }
                 if label[s] == Self.labelClasses { plainStart[Int(target[s]) + 1] += 1 }
                 if label[s] == Self.labelCall {
                     let t = Int(target[s]), k = Int(callee[s])
@@ -178,7 +184,7 @@ struct GrammarNFA {
             preds.deallocate()
             preds = Self.scratch(Int(plainStart[n]), Int32(0))
             for s in 0..<n {
-                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) {
+                for i in Int(epsStart[s])..<Int(epsStart[s + 1]) where !isCut[Int(epsTargets[i])] {
                     let t = Int(epsTargets[i]); preds[Int(fill[t])] = Int32(s); fill[t] += 1
                 }
                 if label[s] == Self.labelClasses { let t = Int(target[s]); preds[Int(fill[t])] = Int32(s); fill[t] += 1 }
@@ -206,7 +212,7 @@ struct GrammarNFA {
                     }
                 }
             }
-        }}}}}
+        }}}}}}
         live = Array(liveOut)
         productive = Array(productiveOut)
     }

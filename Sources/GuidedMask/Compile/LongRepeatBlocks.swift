@@ -45,7 +45,7 @@ enum LongRepeatBlocks {
             return nodes(g.rules[r.index].body) <= smallRule
         case .repeat(let inner, _, _): return hasLongRepeat(inner, g, threshold)
         case .sequence(let parts), .choice(let parts): return parts.contains { hasLongRepeat($0, g, threshold) }
-        case .empty, .nothing, .bytes, .byteSet, .rule: return false
+        case .empty, .nothing, .bytes, .byteSet, .rule, .token, .tokenBudget: return false
         }
     }
 
@@ -61,7 +61,8 @@ enum LongRepeatBlocks {
             return .sequence(parts.map { split($0, threshold, in: &g, blocks: &blocks, changed: &changed) })
         case .choice(let alts):
             return .choice(alts.map { split($0, threshold, in: &g, blocks: &blocks, changed: &changed) })
-        case .empty, .nothing, .bytes, .byteSet, .rule:
+        case .empty, .nothing, .bytes, .byteSet, .rule, .token, .tokenBudget:
+            // A budget is left whole: blocks would make its body call rules, which it may not.
             return e
         }
     }
@@ -118,8 +119,9 @@ enum LongRepeatBlocks {
     /// Expression nodes of `e`, counting a byte string as its length, stopping early past `smallRule`.
     private static func nodes(_ e: GrammarExpr) -> Int {
         switch e {
-        case .empty, .nothing, .byteSet, .rule: return 1
+        case .empty, .nothing, .byteSet, .rule, .token: return 1
         case .bytes(let b): return max(1, b.count)
+        case .tokenBudget(let body, _, let then): return 1 + nodes(body) + nodes(then)
         case .sequence(let parts), .choice(let parts):
             var n = 1
             for p in parts {

@@ -15,6 +15,9 @@ struct NFABuilder {
     var callee: [Int32] = []
     var target: [Int32] = []
     var isFinal: [Bool] = []
+    /// The cut state of a token budget (see `.tokenBudget` in `build`): ε-edges into it do not make
+    /// their source live, since the cut is the matcher's move, not the model's.
+    var isCut: [Bool] = []
     /// Starts with every class once, so a single class k is the range `k ..< k + 1`.
     var classList: [UInt16]
 
@@ -33,8 +36,11 @@ struct NFABuilder {
     /// not a recursion as deep as the chain.
     private var pendingCopies: [(rule: Int, entry: Int32, to: Int32)] = []
     /// Inside a `buildCopies` template every state of a copy must be built before the template is
-    /// shifted, so shared copies are built at once there.
+    /// shifted, so shared copies are built at once there (and inside a token budget's body, whose
+    /// states must all exist when its cut edges are added).
     private var templateDepth = 0
+    /// Inside a token budget's body (budgets do not nest).
+    private var inBudget = false
 
     var stateCount: Int { label.count }
 
@@ -64,7 +70,7 @@ struct NFABuilder {
         guard label.count < maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
         if label.count & 1023 == 1023, let spent = budget?.exceeded { throw .budgetExceeded(spent) }
         label.append(GrammarNFA.labelNone); labelLow.append(0); labelHigh.append(0)
-        callee.append(-1); target.append(-1); isFinal.append(false)
+        callee.append(-1); target.append(-1); isFinal.append(false); isCut.append(false)
         return Int32(label.count - 1)
     }
 
@@ -76,7 +82,7 @@ struct NFABuilder {
     private mutating func classRange(_ s: ByteSet) -> (Int32, Int32) {
         if let r = classRanges.value(for: s) { return r }
         let low = Int32(classList.count)
-        for c in 0..<classes.count where s.contains(classes.representative[c]) { classList.append(UInt16(c)) }
+        for c in 0..<classes.byteCount where s.contains(classes.representative[c]) { classList.append(UInt16(c)) }
         let r = (low, Int32(classList.count))
         classRanges.insert(s, r)
         return r
@@ -149,6 +155,11 @@ struct NFABuilder {
                 epsilon(back, loop)
                 epsilon(loop, to)
             }
+        case .token(let r):
+            guard let id = r.resolvedID, let c = classes.tokenClass(id) else { throw .unknownToken("unresolved token \(r)") }
+            try byteEdge(from, (Int32(c), Int32(c) + 1), to)
+        case .tokenBudget(let body, let maxTokens, let then):
+            try buildBudget(body, maxTokens: maxTokens, then: then, from: from, to: to)
         case .rule(let r):
             let k = selection.keptIndex[r.index]
             if k >= 0 {
@@ -183,12 +194,40 @@ struct NFABuilder {
 }
 
 extension NFABuilder {
+    /// `body` with a budget: entered by ε at a fresh entry state, left by ε from a fresh exit state, and
+    /// every state of the body (built at once, in one range) has an ε-edge to one *cut* state, whose
+    /// only edge reads the budget's symbol class into `then`. The matcher reads that class when the
+    /// budget is spent (`GrammarMatcher.accept(token:)`), so a deterministic state holding a body state
+    /// has the cut transition, which is also how the matcher knows the parse is inside the budget.
+    mutating func buildBudget(_ body: GrammarExpr, maxTokens: Int, then: GrammarExpr, from: Int32, to: Int32) throws(GrammarCompileError) {
+        guard !inBudget, let cls = classes.budgetClass(maxTokens) else { throw .budgetBody(rule: ruleName) }
+        let entry = try newState(), exit = try newState(), cut = try newState(), resume = try newState()
+        epsilon(from, entry)
+        epsilon(exit, to)
+        isCut[Int(cut)] = true
+        try byteEdge(cut, (Int32(cls), Int32(cls) + 1), resume)
+        let mark = stateCount
+        inBudget = true
+        templateDepth += 1
+        try build(body, from: entry, to: exit)
+        templateDepth -= 1
+        inBudget = false
+        // Only states that read something get the edge: a state that merely passes on by ε (the end of
+        // a sequence, the body's last state) belongs to a parse that has finished the body, and a
+        // deterministic state made only of such parses must not count as inside.
+        for s in [Int(entry)] + Array(mark..<stateCount) {
+            if label[s] == GrammarNFA.labelCall { throw .budgetBody(rule: ruleName) }
+            if label[s] == GrammarNFA.labelClasses { epsilon(Int32(s), cut) }
+        }
+        try build(then, from: resume, to: to)
+    }
+
     /// True when building `e` from a state adds no path that comes back to that state: `e` begins with
     /// a byte edge, an ε-edge to the end, or a call or a jump into a shared copy (whose states are
     /// fresh). Then alternatives can share their entry state without mixing.
     func entersWithoutLoop(_ e: GrammarExpr) -> Bool {
         switch e {
-        case .empty, .nothing, .bytes, .byteSet: return true
+        case .empty, .nothing, .bytes, .byteSet, .token, .tokenBudget: return true
         case .sequence(let parts): return parts.first.map(entersWithoutLoop) ?? true
         case .rule(let r): return selection.keptIndex[r.index] >= 0 || selection.tailShared[r.index]
         case .choice, .repeat: return false
@@ -227,6 +266,7 @@ extension NFABuilder {
         callee.append(contentsOf: repeatElement(-1, count: copies * b))
         target.append(contentsOf: repeatElement(-1, count: copies * b))
         isFinal.append(contentsOf: repeatElement(false, count: copies * b))
+        isCut.append(contentsOf: repeatElement(false, count: copies * b))
         let edgeBase = edgeFrom.count
         edgeFrom.append(contentsOf: repeatElement(0, count: copies * edgeBlock))
         edgeTo.append(contentsOf: repeatElement(0, count: copies * edgeBlock))
@@ -234,6 +274,9 @@ extension NFABuilder {
         let range = Int(stateMark)..<Int(stateMark + block)
         let tLabel = Array(label[range]), tLow = Array(labelLow[range]), tHigh = Array(labelHigh[range])
         let tCallee = Array(callee[range]), tTarget = Array(target[range])
+        for k in range where isCut[k] {   // a budget inside the repeat: its cut state is copied too
+            for j in 2..<count { isCut[base + (j - 2) * b + (k - Int(stateMark))] = true }
+        }
         let e = Int(entry)
         label.withUnsafeMutableBufferPointer { label in
         labelLow.withUnsafeMutableBufferPointer { low in

@@ -288,8 +288,14 @@ struct RuleSelection {
     private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
                                 _ outTail: inout [Bool], rule: Int, tailSeen: inout [Int], shared: inout [Bool], longest: inout Int) -> Int {
         switch e {
-        case .empty, .nothing, .byteSet: return 1
+        case .empty, .nothing, .byteSet, .token: return 1
         case .bytes(let b): return max(1, b.count)
+        case .tokenBudget(let body, _, let then):
+            // The body's states are built in one range and inlined (a budget's body calls no kept rule).
+            return 1 + collect(body, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+                               shared: &shared, longest: &longest)
+                + collect(then, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+                          shared: &shared, longest: &longest)
         case .rule(let r):
             out.append(r.index)
             outTail.append(tail)

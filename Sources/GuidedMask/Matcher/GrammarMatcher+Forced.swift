@@ -14,7 +14,10 @@ extension GrammarMatcher {
             var i = Int(cp.setStart)
             scan: while i < Int(cp.setEnd) {
                 let q = Int(probe.engine.nodes[Int(probe.sets[i])].state)
-                for cls in 0..<t.classCount where t.target(Int32(q), cls) >= 0 {
+                // A token terminal the grammar can read next is a choice of the model: nothing is forced.
+                let terminals = compiled.symbols.terminals.count
+                for k in 0..<terminals where t.target(Int32(q), compiled.symbols.firstClass + k) >= 0 { many = true; break scan }
+                for cls in 0..<compiled.automaton.byteClassCount where t.target(Int32(q), cls) >= 0 {
                     let bytes = compiled.classBytes[cls]
                     if bytes.count > 1 || (only >= 0 && only != Int(bytes[0])) { many = true; break scan }
                     only = Int(bytes[0])

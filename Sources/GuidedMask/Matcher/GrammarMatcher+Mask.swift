@@ -36,9 +36,30 @@ extension GrammarMatcher {
         }
         if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
         if !initialized { mask.update(repeating: 0, count: words) }
+        if !cp.terminated && !compiled.symbols.isEmpty { applySymbols(cp, mask: mask) }
         let vocab = compiled.vocabulary.vocabulary
         for e in vocab.eosTokenIDs where e >= 0 && e < vocab.size {
             if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
+        }
+    }
+
+    /// Token terminals and excluded tokens (`TokenSymbols`): the walk read every token as text, so the
+    /// excluded ones (terminals among them) are cleared, then each terminal is set when some stack can
+    /// read its symbol class. Every stack in a configuration can still complete, so a stack that reads
+    /// the class is a parse that goes on: the bit is exact. A few table lookups per stack.
+    private func applySymbols(_ cp: Checkpoint, mask: UnsafeMutablePointer<UInt32>) {
+        let symbols = compiled.symbols, t = compiled.tables
+        for e in symbols.excluded { mask[Int(e >> 5)] &= ~(1 << UInt32(e & 31)) }
+        for (k, token) in symbols.terminals.enumerated() {
+            let cls = symbols.firstClass + k
+            var i = Int(cp.setStart)
+            while i < Int(cp.setEnd) {
+                if t.target(engine.nodes[Int(sets[i])].state, cls) >= 0 {
+                    mask[Int(token >> 5)] |= 1 << UInt32(token & 31)
+                    break
+                }
+                i += 1
+            }
         }
     }
 

@@ -14,13 +14,15 @@
 public struct GrammarMatcher: Sendable {
     public let compiled: CompiledGrammar
 
-    /// The configuration after one accepted token or byte string: 20 bytes, so that a long history
+    /// The configuration after one accepted token or byte string: 24 bytes, so that a long history
     /// stays small.
     struct Checkpoint: Sendable {
         var setStart: Int32
         var setEnd: Int32
         var nodeCount: Int32
         var position: Int32
+        /// Tokens accepted in a row with the parse inside a token budget (`GrammarExpr.tokenBudget`).
+        var budgetCount: Int32 = 0
         var flags: UInt8
 
         init(setStart: Int32, setEnd: Int32, nodeCount: Int32, bytePosition: Int, canEnd: Bool, terminated: Bool) {
@@ -109,13 +111,29 @@ public struct GrammarMatcher: Sendable {
             checkpoints.append(next)
             return
         }
+        let symbols = compiled.symbols
+        if !symbols.isEmpty && token >= 0 && token < vocab.tokenCount {
+            // A token the grammar names is read as its symbol, never as its bytes; an excluded one not at all.
+            let cls = symbols.terminalClass(token)
+            if cls >= 0 {
+                guard !cp.terminated else { throw .tokenRejected(token: token, position: cp.bytePosition) }
+                let region = budgetRegion(of: cp)
+                let length = Int(vocab.offsets[token + 1] - vocab.offsets[token])
+                guard try advance(symbol: cls, length: length) else { throw .tokenRejected(token: token, position: cp.bytePosition) }
+                if !symbols.budgetClasses.isEmpty { try countBudget(region: region, before: cp) }
+                return
+            }
+            if symbols.isExcluded(token) { throw .tokenRejected(token: token, position: cp.bytePosition) }
+        }
         guard !cp.terminated, token >= 0, token < vocab.tokenCount, !vocab.isSpecial(token) else {
             throw .tokenRejected(token: token, position: cp.bytePosition)
         }
         let start = Int(vocab.offsets[token]), end = Int(vocab.offsets[token + 1])
         guard end > start else { throw .tokenRejected(token: token, position: cp.bytePosition) }
+        let region = symbols.budgetClasses.isEmpty ? -1 : budgetRegion(of: cp)
         let ok = try advance(bytes: vocab.bytes, start, end)
         if ok >= 0 { throw .tokenRejected(token: token, position: cp.bytePosition) }
+        if !symbols.budgetClasses.isEmpty { try countBudget(region: region, before: cp) }
     }
 
     /// Accepts raw bytes (e.g. a forced continuation, or text outside the tokenizer).
@@ -147,9 +165,16 @@ public struct GrammarMatcher: Sendable {
         engine.truncate(nodes: Int(cp.nodeCount), items: 0)
     }
 
-    /// Runs bytes through the stacks and commits on success. Returns -1, or the offset of the first
-    /// refused byte (nothing committed).
-    private mutating func advance(bytes: [UInt8], _ start: Int, _ end: Int) throws(MatcherError) -> Int {
+    /// Reads one symbol class (a token terminal) and commits on success (`length`: the token's bytes,
+    /// for `bytePosition`). False: refused, nothing committed.
+    private mutating func advance(symbol cls: Int, length: Int) throws(MatcherError) -> Bool {
+        try advance(bytes: [], 0, 1, symbol: cls, length: length) < 0
+    }
+
+    /// Runs bytes (or, with `symbol >= 0`, that one symbol class) through the stacks and commits on
+    /// success. Returns -1, or the offset of the first refused byte (nothing committed).
+    private mutating func advance(bytes: [UInt8], _ start: Int, _ end: Int, symbol: Int = -1,
+                                  length: Int = 0) throws(MatcherError) -> Int {
         let t = compiled.tables
         let cp = current
         engine.items.removeAll(keepingCapacity: true)
@@ -157,7 +182,7 @@ public struct GrammarMatcher: Sendable {
         var lo = 0, hi = engine.items.count
         var canEnd = cp.canEnd
         for k in start..<end {
-            let cls = Int(t.classOf[Int(bytes[k])])
+            let cls = symbol >= 0 ? symbol : Int(t.classOf[Int(bytes[k])])
             let raw = engine.step(lo, hi, cls: cls, t)
             if raw == engine.items.count {
                 engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -174,7 +199,7 @@ public struct GrammarMatcher: Sendable {
         sets.append(contentsOf: engine.items[lo..<hi])
         engine.items.removeAll(keepingCapacity: true)
         checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
-                                      bytePosition: cp.bytePosition + (end - start), canEnd: canEnd, terminated: false))
+                                      bytePosition: cp.bytePosition + (symbol >= 0 ? length : end - start), canEnd: canEnd, terminated: false))
         if let window = maxRollback, checkpoints.count > 2 * window + 16 { trimHistory(keeping: window) }
         return -1
     }

@@ -10,6 +10,8 @@ public struct ChatRequest: Sendable, Equatable {
     public var seed: Int?
     public var tools: [ChatTool]
     public var toolChoice: ToolChoice?
+    /// OpenAI's `parallel_tool_calls`: false asks for at most one call; nil leaves it out.
+    public var parallelToolCalls: Bool?
     public var output: OutputConstraint?
     /// Ask for a final usage chunk when streaming (`stream_options.include_usage`).
     public var includeUsageInStream: Bool
@@ -19,7 +21,7 @@ public struct ChatRequest: Sendable, Equatable {
 
     public init(model: String, messages: [ChatMessage], sampling: Sampling = .serverDefault, maxTokens: Int? = nil,
                 stop: [String] = [], seed: Int? = nil, tools: [ChatTool] = [], toolChoice: ToolChoice? = nil,
-                output: OutputConstraint? = nil, includeUsageInStream: Bool = true, extraFields: JSONObject = JSONObject()) {
+                parallelToolCalls: Bool? = nil, output: OutputConstraint? = nil, includeUsageInStream: Bool = true, extraFields: JSONObject = JSONObject()) {
         self.model = model
         self.messages = messages
         self.sampling = sampling
@@ -28,6 +30,7 @@ public struct ChatRequest: Sendable, Equatable {
         self.seed = seed
         self.tools = tools
         self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
         self.output = output
         self.includeUsageInStream = includeUsageInStream
         self.extraFields = extraFields
@@ -52,6 +55,7 @@ public struct ChatRequest: Sendable, Equatable {
             if !stop.isEmpty { options["stop"] = .array(stop.map(JSONValue.string)) }
             if !tools.isEmpty { o["tools"] = .array(tools.map(\.json)) }
             if toolChoice != nil { throw .unsupportedByDialect(dialect: dialect.name, feature: "tool_choice") }
+            if parallelToolCalls != nil { throw .unsupportedByDialect(dialect: dialect.name, feature: "parallel_tool_calls") }
             if let output { for (k, v) in try dialect.constraintMembers(output) { o[k] = v } }
             if !options.isEmpty { o["options"] = .object(options) }
             o["stream"] = .bool(stream)
@@ -62,6 +66,7 @@ public struct ChatRequest: Sendable, Equatable {
             if let seed { o["seed"] = .number(JSONNumber(seed)) }
             if !tools.isEmpty { o["tools"] = .array(tools.map(\.json)) }
             if let toolChoice { o["tool_choice"] = toolChoice.json }
+            if let parallelToolCalls { o["parallel_tool_calls"] = .bool(parallelToolCalls) }
             if let output { for (k, v) in try dialect.constraintMembers(output) { o[k] = v } }
             o["stream"] = .bool(stream)
             if stream, includeUsageInStream { o["stream_options"] = ["include_usage": true] }

@@ -10,14 +10,16 @@ public struct SchemaCheckOptions: Sendable, Equatable {
     public var trials: Int
     public var probesDirectory: URL?
     public var jsonPath: String?
+    /// Also run the tool-call probes (`SchemaCheckToolProbe.battery`).
+    public var tools: Bool
 
     public static let usage = """
         usage: schema-check --base-url URL --model NAME [--dialect auto|openai|llama-cpp-python|vllm|llamacpp|ollama]
-                            [--api-key-env VAR] [--trials N] [--probes DIR] [--json FILE]
+                            [--api-key-env VAR] [--trials N] [--probes DIR] [--json FILE] [--tools]
         """
 
     public init(baseURL: URL, model: String, dialect: StructuredOutputDialect? = nil, apiKeyEnvironmentVariable: String? = nil,
-                trials: Int = 2, probesDirectory: URL? = nil, jsonPath: String? = nil) {
+                trials: Int = 2, probesDirectory: URL? = nil, jsonPath: String? = nil, tools: Bool = false) {
         self.baseURL = baseURL
         self.model = model
         self.dialect = dialect
@@ -25,6 +27,7 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         self.trials = trials
         self.probesDirectory = probesDirectory
         self.jsonPath = jsonPath
+        self.tools = tools
     }
 
     /// The `--dialect` names, in the order usage lists them; `auto` (nil) tries every OpenAI-wire dialect.
@@ -38,8 +41,10 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         var values: [String: String] = [:]
         var i = 0
         let known: Set<String> = ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"]
+        var tools = false
         while i < arguments.count {
             let flag = arguments[i]
+            if flag == "--tools" { tools = true; i += 1; continue }
             guard known.contains(flag) else { throw .usage("unknown argument `\(flag)`") }
             guard i + 1 < arguments.count else { throw .usage("\(flag) needs a value") }
             guard values[flag] == nil else { throw .usage("\(flag) given twice") }
@@ -63,6 +68,6 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect.dialect,
                                   apiKeyEnvironmentVariable: values["--api-key-env"], trials: trials,
                                   probesDirectory: values["--probes"].map { URL(fileURLWithPath: $0) },
-                                  jsonPath: values["--json"])
+                                  jsonPath: values["--json"], tools: tools)
     }
 }

@@ -75,6 +75,9 @@ public struct SchemaCheckReport: Sendable, Equatable {
     /// The dialect the verdict is about: the one with the most probes enforced (first in order on ties).
     public var chosen: SchemaCheckDialectResult
     public var transport: SchemaCheckTransport
+    /// The tool-call probes (`--tools`); nil when not run. They do not change the verdict, which is about
+    /// schemas.
+    public var tools: [SchemaCheckToolResult]? = nil
 
     public var enforced: Int { chosen.enforced }
     public var total: Int { chosen.probes.count }
@@ -137,6 +140,21 @@ public struct SchemaCheckReport: Sendable, Equatable {
         if !violated.isEmpty, verdict != .unsupported {
             lines.append("not enforced in \(chosen.dialect.name): \(violated.joined(separator: ", "))")
         }
+        if let tools {
+            lines.append("tools (\(chosen.dialect.name)):")
+            for t in tools {
+                var line = "  \(t.title) [\(t.probe)]: "
+                switch t.status {
+                case .enforced: line += (t.probe == "tools-strict-arguments" ? "enforced" : "honoured") + " (\(t.validTrials)/\(t.trials) valid)"
+                case .violated(let example, let problem):
+                    line += "not " + (t.probe == "tools-strict-arguments" ? "enforced" : "honoured")
+                        + " (\(t.validTrials)/\(t.trials) valid), e.g. \(Self.clip(example).debugDescription): \(Self.clip(Self.oneLine(problem)))"
+                case .rejected(let status, let message): line += "rejected by the server (HTTP \(status)): \(Self.clip(Self.oneLine(message)))"
+                case .error(let message): line += "error: \(Self.clip(Self.oneLine(message)))"
+                }
+                lines.append(line)
+            }
+        }
         lines.append("configure: enforcement \(enforcement.rawValue), dialect \(chosen.dialect.name)")
         lines.append(verdictLine)
         return lines.joined(separator: "\n")
@@ -198,6 +216,17 @@ public struct SchemaCheckReport: Sendable, Equatable {
         o["probes"] = .number(JSONNumber(total))
         o["enforcement"] = .string(enforcement.rawValue)
         o["configure_dialect"] = .string(chosen.dialect.name)
+        if let tools {
+            o["tools"] = .array(tools.map { t in
+                var p = JSONObject()
+                p["probe"] = .string(t.probe)
+                p["status"] = .string(t.status.name)
+                p["valid_trials"] = .number(JSONNumber(t.validTrials))
+                p["trials"] = .number(JSONNumber(t.trials))
+                if case .violated(let example, let problem) = t.status { p["example"] = .string(example); p["problem"] = .string(problem) }
+                return .object(p)
+            })
+        }
         return .object(o)
     }
 }

@@ -56,8 +56,13 @@ public struct SchemaCheckRunner: Sendable {
         for r in results.dropFirst() where r.enforced > chosen.enforced { chosen = r }
         progress("transport checks")
         let transport = await transportFindings(chosen.dialect, usageSeen: usageSeen)
+        var tools: [SchemaCheckToolResult]? = nil
+        if options.tools {
+            // In the dialect of the verdict (tools are sent the same way in every OpenAI-wire dialect).
+            tools = await runToolProbes(chosen.dialect) { progress($0) }
+        }
         return SchemaCheckReport(baseURL: options.baseURL.absoluteString, model: options.model, auto: options.dialect == nil,
-                                 dialects: results, chosen: chosen, transport: transport)
+                                 dialects: results, chosen: chosen, transport: transport, tools: tools)
     }
 
     /// One plain request: if even this fails, nothing can be probed.

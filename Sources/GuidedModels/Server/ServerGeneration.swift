@@ -68,6 +68,8 @@ public enum ServerBackendError: Error, Sendable, Equatable, CustomStringConverti
     case noValidOutput(attempts: [ServerAttempt], enforcement: ServerEnforcement)
     /// The request failed.
     case client(ChatClientError)
+    /// The server's tool-call deltas assembled into calls that make no sense (a call with no name).
+    case malformedToolCalls(String)
 
     public var description: String {
         switch self {
@@ -76,6 +78,7 @@ public enum ServerBackendError: Error, Sendable, Equatable, CustomStringConverti
             return "no schema-valid output after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s") "
                 + "(enforcement \(enforcement)); last: \(last)"
         case .client(let e): return e.description
+        case .malformedToolCalls(let m): return "malformed tool calls: \(m)"
         }
     }
 }

@@ -32,6 +32,11 @@ public enum GuidedSessionError: Error, Sendable, CustomStringConvertible {
     case decoding(String)
     /// The complete, schema-valid JSON did not decode into the requested Swift type.
     case typeDecoding(String)
+    /// The tools cannot be constrained (a tool's schema refused, naming the tool and the keyword; a
+    /// `toolChoice` naming no declared tool; ...).
+    case toolFormat(ToolFormatError)
+    /// A tool call's arguments were read as another tool's, or do not decode into its `Arguments`.
+    case toolArguments(tool: String, String)
 
     public var description: String {
         switch self {
@@ -46,6 +51,8 @@ public enum GuidedSessionError: Error, Sendable, CustomStringConvertible {
         case .backend(let m): return "backend failed: \(m)"
         case .decoding(let m): return "decoding failed: \(m)"
         case .typeDecoding(let m): return "could not decode the value: \(m)"
+        case .toolFormat(let e): return "tools: \(e)"
+        case .toolArguments(let tool, let m): return "tool '\(tool)': \(m)"
         }
     }
 }

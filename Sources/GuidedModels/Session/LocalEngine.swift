@@ -45,21 +45,23 @@ struct LocalEngine: Sendable {
         return .grammarCompile(.vocabulary("\(error)"))
     }
 
-    /// The prompt's tokens: instructions (plus the schema, when asked) and prompt through the template.
-    func promptTokens(_ prompt: String, schemaText: String?) throws(GuidedSessionError) -> [Int] {
+    /// The prompt's tokens: instructions (plus the schema, when asked, or other system text) and prompt
+    /// through the template.
+    func promptTokens(_ prompt: String, schemaText: String?, systemText: String? = nil) throws(GuidedSessionError) -> [Int] {
         var system = instructions
         if let schemaText {
             let line = "Respond with JSON that matches this JSON Schema:\n\(schemaText)"
             system = system.map { "\($0)\n\n\(line)" } ?? line
         }
+        if let systemText { system = system.map { "\($0)\n\n\(systemText)" } ?? systemText }
         do { return try tokenizer.encode(template.render(system, prompt), recognizeSpecialTokens: true) } catch {
             throw .backend("cannot encode the prompt: \(error)")
         }
     }
 
-    func decode(_ prompt: String, grammar: CompiledGrammar?, schemaText: String?, options: DecodingOptions,
+    func decode(_ prompt: String, grammar: CompiledGrammar?, schemaText: String?, systemText: String? = nil, options: DecodingOptions,
                 measureBackend: Bool = false, onToken: (@Sendable ([UInt8], Int) -> Void)?) throws -> DecodeOutcome {
-        let tokens = try promptTokens(prompt, schemaText: schemaText)
+        let tokens = try promptTokens(prompt, schemaText: schemaText, systemText: systemText)
         guard !tokens.isEmpty else { throw GuidedSessionError.backend("the prompt encodes to no tokens") }
         return try Self.runLoop(backend, options: options, grammar: grammar, prompt: tokens,
                                 measureBackend: measureBackend, onToken: onToken)
@@ -81,6 +83,23 @@ struct LocalEngine: Sendable {
         }
         return EngineOutput(value: value, text: text, tokens: outcome.tokens, forcedTokenCount: outcome.forcedTokenCount,
                             enforcement: options.useMask ? .tokenMask : .none, stopReason: outcome.stopReason, attempts: [])
+    }
+
+    /// A response with tools: the format's grammar over the whole output (cached like a schema's), the
+    /// tools' instructions in the system turn, and the output split into reasoning, text and calls.
+    func generateTools(_ prompt: String, tools: [ToolDefinition], format: ToolCallFormat, toolOptions: ToolCallOptions,
+                       options: DecodingOptions, onToken: (@Sendable ([UInt8], Int) -> Void)?) async throws -> (AssistantTurn, DecodeOutcome) {
+        let grammar: Grammar
+        do { grammar = try format.grammar(tools: tools, options: toolOptions) } catch { throw GuidedSessionError.toolFormat(error) }
+        let index = try await vocabularyIndex()
+        let compiled: CompiledGrammar
+        do { compiled = try await cache.compiledGrammar(grammar, vocabulary: index) } catch { throw Self.compileError(error) }
+        let system = toolOptions.toolChoice == .none || tools.isEmpty ? nil : format.toolInstructions(tools)
+        let outcome = try decode(prompt, grammar: compiled, schemaText: nil, systemText: system, options: options, onToken: onToken)
+        let reasoning = toolOptions.reasoning != .off
+        do { return (try format.parse(outcome.text, reasoning: reasoning), outcome) } catch {
+            throw GuidedSessionError.decoding("the output does not split into the format's parts: \(error)")
+        }
     }
 
     static func runLoop<B: LogitsBackend>(_ backend: B, options: DecodingOptions, grammar: CompiledGrammar?, prompt: [Int],

@@ -18,6 +18,17 @@ personality, e.g. POST /strict/chat/completions:
   reordered a valid {"age": 36, "name": "Ada"}: members in the other order than a schema declaring
             name first (JSON Schema does not order members; the early abort must not cancel it).
 
+With `tools` in the request (OpenAI function calling):
+
+  strict    honours them: calls the named tool (tool_choice {"type": "function"...}), else the first one,
+            with schema-valid arguments.
+  lenient   ignores tool_choice and the schemas: answers text under "required", calls another tool than
+            the named one, and writes {"answer": "Beijing"} as the arguments.
+  toolfix   invalid arguments on the first request of a conversation, valid ones after a correction.
+  toolabort streams {"city": "Beijing", ...} as arguments, one short piece per event, slowly.
+  tooldelta streams a tool-call delta whose arguments are a number (malformed wire data).
+  toolnoname streams argument fragments for a call that never gets a name.
+
 Unknown models (name starting with "missing") get a 404 with an OpenAI error envelope. GET /__log?id=X
 returns the requests tagged X-Test-Id: X. Exits after --lifetime seconds or when its parent dies.
 """
@@ -96,6 +107,27 @@ def jsonmode_answer(schema):
     return "Beijing"
 
 
+def tool_answer(mode, body):
+    """(content, calls) for a request with tools; each call is (name, arguments text)."""
+    tools = [t["function"] for t in body.get("tools", [])]
+    choice = body.get("tool_choice")
+    named = choice["function"]["name"] if isinstance(choice, dict) else None
+    corrected = sum(1 for m in body.get("messages", []) if m.get("role") == "user") > 1
+    if mode == "strict" or (mode == "toolfix" and corrected):
+        if choice == "none":
+            return "No tool needed.", []
+        tool = next((t for t in tools if t["name"] == named), tools[0])
+        return None, [(tool["name"], json.dumps(instance(tool.get("parameters", {}))))]
+    if mode == "lenient":
+        if choice == "required":
+            return "Hello! No tool for that.", []
+        other = next((t for t in tools if t["name"] != named), tools[0])
+        return None, [(other["name"], json.dumps({"answer": "Beijing"}))]
+    if mode == "toolabort":
+        return None, [(tools[0]["name"], '{"city": "Beijing", "note": "' + "x" * 160 + '"}')]
+    return None, [(tools[0]["name"], json.dumps({"answer": "Beijing"}))]
+
+
 def pieces(text, size=4):
     return [text[i:i + size] for i in range(0, len(text), size)]
 
@@ -146,6 +178,9 @@ class Handler(BaseHTTPRequestHandler):
         if str(body.get("model", "")).startswith("missing"):
             self.send_json(404, {"error": {"message": "The model `%s` does not exist" % body["model"],
                                            "type": "invalid_request_error", "code": "model_not_found"}})
+            return
+        if body.get("tools") or mode in ("tooldelta", "toolnoname"):
+            self.answer_tools(mode, body, entry)
             return
         rf = body.get("response_format") or {}
         schema = rf.get("schema") or (rf.get("json_schema") or {}).get("schema") or {}
@@ -211,6 +246,57 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(0.05 if k < 6 else 0.45)
                 else:
                     time.sleep(0.002)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        self.close_connection = True
+
+
+    def answer_tools(self, mode, body, entry):
+        """Function-calling answers (see the module doc); streamed with the arguments in pieces."""
+        if mode in ("tooldelta", "toolnoname"):
+            content, calls = None, []
+        else:
+            content, calls = tool_answer(mode, body)
+        usage = {"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18}
+        finish = "tool_calls" if calls else "stop"
+        if not body.get("stream"):
+            message = {"role": "assistant", "content": content}
+            if calls:
+                message["tool_calls"] = [{"id": "call_%d" % k, "type": "function",
+                                          "function": {"name": n, "arguments": a}} for k, (n, a) in enumerate(calls)]
+            self.send_json(200, {"id": "chatcmpl-fake", "object": "chat.completion", "created": 1700000000,
+                                 "model": body.get("model"), "usage": usage,
+                                 "choices": [{"index": 0, "finish_reason": finish, "message": message}]})
+            return
+        deltas = [{"role": "assistant", "content": content or ""}]
+        if mode == "tooldelta":
+            deltas.append({"tool_calls": [{"index": 0, "id": "call_0", "type": "function",
+                                           "function": {"name": "get_weather", "arguments": 5}}]})
+        elif mode == "toolnoname":
+            deltas += [{"tool_calls": [{"index": 0, "function": {"arguments": p}}]} for p in pieces('{"city": "Paris"}')]
+        for k, (name, arguments) in enumerate(calls):
+            deltas.append({"tool_calls": [{"index": k, "id": "call_%d" % k, "type": "function",
+                                           "function": {"name": name, "arguments": ""}}]})
+            deltas += [{"tool_calls": [{"index": k, "function": {"arguments": p}}]} for p in pieces(arguments)]
+        chunks = [{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body.get("model"),
+                   "choices": [{"index": 0, "delta": d, "finish_reason": None}]} for d in deltas]
+        chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "model": body.get("model"),
+                       "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            chunks.append({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "choices": [], "usage": usage})
+        lines = ["data: " + json.dumps(c) + "\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        entry["events_total"] = len(lines)
+        try:
+            for k, line in enumerate(lines):
+                self.wfile.write(line.encode())
+                self.wfile.flush()
+                entry["events_written"] += 1
+                time.sleep((0.05 if k < 6 else 0.45) if mode == "toolabort" else 0.002)
         except (BrokenPipeError, ConnectionResetError):
             pass
         self.close_connection = True
