@@ -1,5 +1,5 @@
 /// Two grammars that should have one language, asked about the same strings: random sentences of each
-/// (`GrammarSampler`) and near misses of them, each string judged by both grammars'
+/// (`SentenceSampler`) and near misses of them, each string judged by both grammars'
 /// `ReferenceRecognizer`s. Used to check that an exported grammar, read back, accepts exactly what the
 /// original accepts.
 public enum GrammarDifferential {
@@ -21,7 +21,7 @@ public enum GrammarDifferential {
         let a = try ReferenceRecognizer(first)
         let b = try ReferenceRecognizer(second)
         var rng = DifferentialGenerator(seed: seed)
-        let samplers = [GrammarSampler(first), GrammarSampler(second)]
+        let samplers = [SentenceSampler(first), SentenceSampler(second)]
         let palette = Self.palette(first) + Self.palette(second)
         var seen: Set<[UInt8]> = [[]]
         var strings: [[UInt8]] = [[]]
@@ -37,7 +37,7 @@ public enum GrammarDifferential {
                 continue
             }
             if seen.insert(s).inserted { strings.append(s) }
-            for t in GrammarSampler.nearMisses(of: s, count: 3, palette: palette, using: &rng) where seen.insert(t).inserted {
+            for t in SentenceSampler.nearMisses(of: s, count: 3, palette: palette, using: &rng) where seen.insert(t).inserted {
                 strings.append(t)
             }
         }

@@ -80,8 +80,9 @@ enum LarkWriter {
             return .sequence(t.map { .text([$0]) })
         case .sequence(let parts):
             return .sequence(parts.flatMap { p -> [TextExpr] in
-                if case .sequence(let inner) = oneCharacterLexemes(p) { return inner }
-                return [oneCharacterLexemes(p)]
+                let q = oneCharacterLexemes(p)
+                if case .sequence(let inner) = q { return inner }
+                return [q]
             })
         case .choice(let parts):
             let rest = parts.filter { $0 != .empty }.map(oneCharacterLexemes)

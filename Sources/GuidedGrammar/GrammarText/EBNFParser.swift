@@ -155,6 +155,7 @@ struct EBNFParserState {
         let body = try parseChoices()
         grammar.define(id, as: body)
         skipSpace()
+        if current == ")" { throw error("unexpected ')' without a matching '('") }
         if current == "(" && src[i + 1] == "=" {
             let at = i
             i += 2

@@ -113,7 +113,8 @@ struct LarkParser {
         case .name:
             try parseDefinition()
         default:
-            throw error("expected a rule or terminal definition or a directive, found \(foundText)")
+            throw error("expected a rule or terminal definition or a directive, found \(foundText) (a definition continues "
+                + "on the next line only on a line that starts with '|', or inside brackets)")
         }
     }
 
@@ -175,7 +176,9 @@ struct LarkParser {
         advance()
         switch d {
         case "%ignore":
-            file.ignores.append(try parseAlternatives())
+            let e = try parseAlternatives()
+            if case .empty = e { throw error("expected what %ignore skips (a terminal, string or regex), found \(foundText)") }
+            file.ignores.append(e)
         case "%import":
             try parseImport(at: at)
         case "%llguidance", "%grammar_options":

@@ -5,7 +5,7 @@
 /// repetition counts are drawn at random; once it is spent, each choice takes its cheapest way out (the
 /// fewest bytes, then the lowest derivation height, so recursion always ends). Member-set guards are
 /// ignored (the sampler draws from the context-free language around them).
-public struct GrammarSampler: Sendable {
+public struct SentenceSampler: Sendable {
     let grammar: Grammar
     /// Per rule, the cheapest derivation's (bytes, height); `Int.max` bytes when it derives nothing.
     let cost: [Cost]
@@ -116,28 +116,33 @@ public struct GrammarSampler: Sendable {
         }
     }
 
-    /// Strings one edit away from `s` (a byte deleted, inserted, replaced; a cut; a slice doubled;
-    /// neighbours swapped), with inserted bytes drawn from `palette`.
+    /// Strings one or two edits away from `s` (a byte deleted, inserted, replaced; a cut; a slice
+    /// doubled; neighbours swapped), with inserted bytes drawn from `palette`. (Two edits, a third of
+    /// the time: a small language's one-edit neighbourhood can hold fewer strings than a test asks for.)
     public static func nearMisses(of s: [UInt8], count: Int, palette: [UInt8],
                                   using rng: inout some RandomNumberGenerator) -> [[UInt8]] {
         var out: [[UInt8]] = []
         for _ in 0..<count {
             var t = s
-            let position = t.isEmpty ? 0 : Int.random(in: 0..<t.count, using: &rng)
-            let byte = palette.randomElement(using: &rng) ?? 0x20
-            switch Int.random(in: 0..<6, using: &rng) {
-            case 0 where !t.isEmpty: t.remove(at: position)
-            case 1: t.insert(byte, at: Int.random(in: 0...t.count, using: &rng))
-            case 2 where !t.isEmpty: t[position] = byte
-            case 3: t = Array(t.prefix(position))
-            case 4 where !t.isEmpty:
-                let end = Int.random(in: position...t.count, using: &rng)
-                t.insert(contentsOf: t[position..<end], at: end)
-            case 5 where t.count >= 2 && position + 1 < t.count: t.swapAt(position, position + 1)
-            default: t.append(byte)
-            }
+            for _ in 0..<(Int.random(in: 0..<3, using: &rng) == 0 ? 2 : 1) { edit(&t, palette: palette, using: &rng) }
             out.append(t)
         }
         return out
+    }
+
+    static func edit(_ t: inout [UInt8], palette: [UInt8], using rng: inout some RandomNumberGenerator) {
+        let position = t.isEmpty ? 0 : Int.random(in: 0..<t.count, using: &rng)
+        let byte = palette.randomElement(using: &rng) ?? 0x20
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0 where !t.isEmpty: t.remove(at: position)
+        case 1: t.insert(byte, at: Int.random(in: 0...t.count, using: &rng))
+        case 2 where !t.isEmpty: t[position] = byte
+        case 3: t = Array(t.prefix(position))
+        case 4 where !t.isEmpty:
+            let end = Int.random(in: position...t.count, using: &rng)
+            t.insert(contentsOf: t[position..<end], at: end)
+        case 5 where t.count >= 2 && position + 1 < t.count: t.swapAt(position, position + 1)
+        default: t.append(byte)
+        }
     }
 }
