@@ -7,6 +7,7 @@
 enum GBNFWriter {
     struct Style: TextGrammarStyle {
         var startName: String { "root" }
+        func uniqueSuffix(_ n: Int) -> String { "-\(n)" }
         func identifier(_ name: String) -> String {
             var out = ""
             var lastDash = false
@@ -60,6 +61,7 @@ enum GBNFWriter {
 enum EBNFWriter {
     struct Style: TextGrammarStyle {
         var startName: String { "root" }
+        func uniqueSuffix(_ n: Int) -> String { "-\(n)" }
         func identifier(_ name: String) -> String {
             var out = ""
             for c in name.unicodeScalars {

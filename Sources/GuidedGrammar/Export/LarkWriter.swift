@@ -10,6 +10,7 @@
 enum LarkWriter {
     struct Style: TextGrammarStyle {
         var startName: String { "start" }
+        func uniqueSuffix(_ n: Int) -> String { "_\(n)" }
         func identifier(_ name: String) -> String {
             var out = ""
             for c in name.lowercased().unicodeScalars {

@@ -4,6 +4,8 @@ protocol TextGrammarStyle {
     var startName: String { get }
     /// Turns a rule's name into one the language allows (unique names are the printer's job).
     func identifier(_ name: String) -> String
+    /// What tells apart the n-th rule whose name came out the same (`-2`, `_2`).
+    func uniqueSuffix(_ n: Int) -> String
     /// A literal of one or more scalars.
     func literal(_ text: [Unicode.Scalar]) -> String
     /// One scalar of a set with at least two members.
@@ -34,7 +36,7 @@ struct TextGrammarPrinter<Style: TextGrammarStyle> {
             if base.isEmpty { base = style.identifier("r") }
             var name = base
             var n = 2
-            while used.contains(name) { name = base + style.identifier("-\(n)"); n += 1 }
+            while used.contains(name) { name = base + style.uniqueSuffix(n); n += 1 }
             used.insert(name)
             names.append(name)
         }

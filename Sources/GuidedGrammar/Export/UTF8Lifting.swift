@@ -114,11 +114,16 @@ struct UTF8Lifting {
     func finish(_ text: TextGrammar, startKey: Int) throws(GrammarExportError) -> TextGrammar {
         var text = text
         let productive = TextGrammarAnalysis.productiveRules(text)
-        for (exit, r) in textRules[startKey] where exit != .boundary && productive[r] {
+        let canEnd = { (exit: UTF8Pending) -> Bool in textRules[startKey][exit].map { productive[$0] } ?? false }
+        if canEnd(.invalid) {
             let at = invalidAt.sorted { $0.key < $1.key }.first.map { " (\($0.value))" } ?? ""
-            let what = exit == .invalid ? "a byte that is not valid UTF-8 there" : "a character cut short at the end"
             throw GrammarExportError(.notUTF8Text, rule: grammar.startRule.name,
-                                     "some sentence is not valid UTF-8 text: it has \(what)\(at); GBNF, Lark and EBNF describe text")
+                                     "some sentence is not valid UTF-8 text: it has a byte that is not valid UTF-8 there\(at); "
+                                         + "GBNF, Lark and EBNF describe text")
+        }
+        if textRules[startKey].keys.contains(where: { $0 != .boundary && canEnd($0) }) {
+            throw GrammarExportError(.notUTF8Text, rule: grammar.startRule.name,
+                                     "some sentence is not valid UTF-8 text: it ends inside a character; GBNF, Lark and EBNF describe text")
         }
         guard let start = textRules[startKey][.boundary], productive[start] else {
             throw GrammarExportError(.emptyLanguage, rule: grammar.startRule.name, "the grammar accepts no text at all")
@@ -208,7 +213,7 @@ struct UTF8Lifting {
             if r.invalid {
                 next.add(.invalid, prefix)
                 if invalidAt[current] == nil {
-                    invalidAt[current] = "first in rule '\(ruleName)', at a byte of \(Self.describe(set))"
+                    invalidAt[current] = "first met in rule '\(ruleName)', reading a byte of \(Self.describe(set))"
                 }
             }
         }
