@@ -73,8 +73,7 @@ enum LarkWriter {
         return TextGrammarPrinter(g, style: Style()).print(header: header)
     }
 
-    /// Literals split into one-character literals (inline in their sequence), and a choice with an
-    /// empty alternative written as an optional.
+    /// Literals split into one-character literals, inline in their sequence.
     static func oneCharacterLexemes(_ e: TextExpr) -> TextExpr {
         switch e {
         case .text(let t) where t.count > 1:
@@ -86,9 +85,7 @@ enum LarkWriter {
                 return [q]
             })
         case .choice(let parts):
-            let rest = parts.filter { $0 != .empty }.map(oneCharacterLexemes)
-            let choice: TextExpr = rest.count == 1 ? rest[0] : .choice(rest)
-            return rest.count < parts.count ? .repeat(choice, min: 0, max: 1) : choice
+            return .choice(parts.map(oneCharacterLexemes))
         case .repeat(let body, let lo, let hi):
             return .repeat(oneCharacterLexemes(body), min: lo, max: hi)
         case .empty, .nothing, .text, .set, .rule:

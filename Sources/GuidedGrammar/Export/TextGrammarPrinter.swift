@@ -27,6 +27,8 @@ struct TextGrammarPrinter<Style: TextGrammarStyle> {
     var names: [String] = []
 
     init(_ grammar: TextGrammar, style: Style) {
+        var grammar = grammar
+        for i in grammar.rules.indices { grammar.rules[i].body = Self.optionals(grammar.rules[i].body) }
         self.grammar = grammar
         self.style = style
         var used: Set<String> = [style.startName]
@@ -56,6 +58,19 @@ struct TextGrammarPrinter<Style: TextGrammarStyle> {
             out += "\n"
         }
         return out
+    }
+
+    /// A choice with an empty alternative written as an optional: `("" | x)` as `x?`.
+    static func optionals(_ e: TextExpr) -> TextExpr {
+        switch e {
+        case .choice(let parts):
+            let rest = parts.filter { $0 != .empty }.map(optionals)
+            let choice: TextExpr = rest.count == 1 ? rest[0] : .choice(rest)
+            return rest.count < parts.count ? .repeat(choice, min: 0, max: 1) : choice
+        case .sequence(let parts): return .sequence(parts.map(optionals))
+        case .repeat(let body, let lo, let hi): return .repeat(optionals(body), min: lo, max: hi)
+        case .empty, .nothing, .text, .set, .rule: return e
+        }
     }
 
     func expression(_ e: TextExpr) -> String {

@@ -10,14 +10,17 @@ public struct SchemaCheckOptions: Sendable, Equatable {
     public var trials: Int
     public var probesDirectory: URL?
     public var jsonPath: String?
+    /// Send each probe's schema as our own compiled grammar in the dialect's grammar language
+    /// (`ServerGrammar`) instead of as a schema: measures the `ServerConstraint.grammar` path.
+    public var grammar: Bool
 
     public static let usage = """
         usage: schema-check --base-url URL --model NAME [--dialect auto|openai|llama-cpp-python|vllm|llamacpp|ollama]
-                            [--api-key-env VAR] [--trials N] [--probes DIR] [--json FILE]
+                            [--api-key-env VAR] [--trials N] [--probes DIR] [--json FILE] [--grammar]
         """
 
     public init(baseURL: URL, model: String, dialect: StructuredOutputDialect? = nil, apiKeyEnvironmentVariable: String? = nil,
-                trials: Int = 2, probesDirectory: URL? = nil, jsonPath: String? = nil) {
+                trials: Int = 2, probesDirectory: URL? = nil, jsonPath: String? = nil, grammar: Bool = false) {
         self.baseURL = baseURL
         self.model = model
         self.dialect = dialect
@@ -25,6 +28,7 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         self.trials = trials
         self.probesDirectory = probesDirectory
         self.jsonPath = jsonPath
+        self.grammar = grammar
     }
 
     /// The `--dialect` names, in the order usage lists them; `auto` (nil) tries every OpenAI-wire dialect.
@@ -37,9 +41,15 @@ public struct SchemaCheckOptions: Sendable, Equatable {
     public static func parse(_ arguments: [String]) throws(SchemaCheckError) -> SchemaCheckOptions {
         var values: [String: String] = [:]
         var i = 0
+        var grammar = false
         let known: Set<String> = ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"]
         while i < arguments.count {
             let flag = arguments[i]
+            if flag == "--grammar" {
+                grammar = true
+                i += 1
+                continue
+            }
             guard known.contains(flag) else { throw .usage("unknown argument `\(flag)`") }
             guard i + 1 < arguments.count else { throw .usage("\(flag) needs a value") }
             guard values[flag] == nil else { throw .usage("\(flag) given twice") }
@@ -55,6 +65,7 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         guard let dialect = dialects.first(where: { $0.name == dialectName }) else {
             throw .usage("unknown dialect `\(dialectName)`")
         }
+        if grammar, let d = dialect.dialect, d.grammarFormat == nil { throw .usage(grammarDialectError(d)) }
         var trials = 2
         if let t = values["--trials"] {
             guard let n = Int(t), n >= 1, n <= 1000 else { throw .usage("--trials `\(t)` must be an integer from 1 to 1000") }
@@ -63,6 +74,11 @@ public struct SchemaCheckOptions: Sendable, Equatable {
         return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect.dialect,
                                   apiKeyEnvironmentVariable: values["--api-key-env"], trials: trials,
                                   probesDirectory: values["--probes"].map { URL(fileURLWithPath: $0) },
-                                  jsonPath: values["--json"])
+                                  jsonPath: values["--json"], grammar: grammar)
+    }
+
+    /// Why `--grammar` cannot go with `dialect`.
+    public static func grammarDialectError(_ dialect: StructuredOutputDialect) -> String {
+        "--grammar needs a dialect whose server takes grammars (llama-cpp-python, vllm, llamacpp), not \(dialect.name)"
     }
 }
