@@ -51,8 +51,14 @@ import Testing
     func constructAcceptsAndRejects(_ c: Case) throws {
         let grammar = try Grammar(ebnf: c.grammar)
         let r = try ReferenceRecognizer(grammar)
-        for text in c.accepted { #expect(r.accepts(text), "should accept \(text.debugDescription)") }
-        for text in c.rejected { #expect(!r.accepts(text), "should reject \(text.debugDescription)") }
+        for text in c.accepted {
+            let accepted = r.accepts(text)
+            #expect(accepted, "should accept \(text.debugDescription)")
+        }
+        for text in c.rejected {
+            let accepted = r.accepts(text)
+            #expect(!accepted, "should reject \(text.debugDescription)")
+        }
     }
 
     @Test func anotherRootRule() throws {

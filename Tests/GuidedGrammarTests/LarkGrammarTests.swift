@@ -72,8 +72,14 @@ import Testing
     func constructAcceptsAndRejects(_ c: Case) throws {
         let grammar = try Grammar(lark: c.grammar)
         let r = try ReferenceRecognizer(grammar)
-        for text in c.accepted { #expect(r.accepts(text), "should accept \(text.debugDescription)") }
-        for text in c.rejected { #expect(!r.accepts(text), "should reject \(text.debugDescription)") }
+        for text in c.accepted {
+            let accepted = r.accepts(text)
+            #expect(accepted, "should accept \(text.debugDescription)")
+        }
+        for text in c.rejected {
+            let accepted = r.accepts(text)
+            #expect(!accepted, "should reject \(text.debugDescription)")
+        }
     }
 
     /// llguidance lexes greedily: `A` takes every `a`, so it accepts nothing here. This reader takes the
