@@ -33,7 +33,6 @@ enum ExportRoundTripCommand {
     static func run(_ args: [String]) -> Int32 {
         CommandRunner.run(args, spec: spec) { p in
             let directory = p.positionals[0]
-            try InputError.requireDirectory(directory)
             let target = try p.int("--strings", in: 1...1_000_000) ?? 1000
             let every = try p.int("--every", in: 1...1_000_000) ?? 1
             var formats = GrammarTextFormat.allCases
@@ -46,6 +45,7 @@ enum ExportRoundTripCommand {
                     formats.append(f)
                 }
             }
+            try InputError.requireDirectory(directory)
             let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
             var tallies = [GrammarTextFormat: Tally]()
             var schemas = 0, compiled = 0
@@ -53,6 +53,7 @@ enum ExportRoundTripCommand {
             let started = clock.now
             for (n, name) in names.enumerated() where n % every == 0 {
                 schemas += 1
+                if schemas % 100 == 0 { Console.standardError("export-roundtrip: \(schemas) schemas…\n") }
                 guard let data = FileManager.default.contents(atPath: directory + "/" + name),
                       let document = try? JSONParser.parse(bytes: Array(data)) else { continue }
                 let schema = document["schema"] ?? document

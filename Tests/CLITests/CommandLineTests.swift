@@ -51,8 +51,12 @@ struct CommandLineTests {
              options: ["--runs", "--seed", "--vocab", "--preset", "--corpus", "--max-tokens"],
              badValue: ["--runs", "-3"],
              badValueLine: "guided-conformance session-bench: invalid value '-3' for --runs: expected a positive integer"),
+        Case(tool: "guided-conformance", subcommand: "export-roundtrip",
+             options: ["--strings", "--every", "--formats"],
+             badValue: ["DIR", "--formats", "xml"],
+             badValueLine: "guided-conformance export-roundtrip: invalid value 'xml' for --formats: expected gbnf, ebnf and/or lark, comma-separated"),
         Case(tool: "schema-check", subcommand: nil,
-             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json"],
+             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json", "--grammar"],
              badValue: ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "0"],
              badValueLine: "schema-check: invalid value '0' for --trials: expected an integer from 1 to 1000"),
     ]
@@ -110,10 +114,10 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
         #expect(r.out.isEmpty)
-        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, export-roundtrip)")
         let o = try ToolProcess.run("guided-conformance", ["--frob"])
         #expect(o.status == 2)
-        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench)")
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, export-roundtrip)")
     }
 
     @Test func topLevelVersionIsTheSharedConstant() throws {
