@@ -46,7 +46,8 @@ import Testing
         Case(#"start: /\s/"#, accepts: [" ", "\u{2003}", "\u{85}"], rejects: ["x"]),
         // Terminals: regular, no `%ignore` inside them.
         Case("start: NUM\nNUM: DIGIT+ (\".\" DIGIT+)?\nDIGIT: /[0-9]/", accepts: ["1", "12.5"], rejects: ["1.", ".5"]),
-        // `%ignore` may follow every lexeme, not precede the first, and never splits a terminal.
+        // `%ignore` may follow every lexeme (the last too: llguidance admits that only where another
+        // lexeme could follow, as after `1` in the next case), not precede the first, never split a terminal.
         Case("%import common.WS\n%ignore WS\nstart: \"a\" NUM \"b\"\nNUM: /[0-9]+/",
              accepts: ["a12b", "a 12 b", "a\n12\tb  "], rejects: [" a12b", "a1 2b"]),
         Case("%ignore \" \"\nstart: digit+\ndigit: /[0-9]/", accepts: ["12", "1 2 ", "1  2"], rejects: [" 1"]),

@@ -28,14 +28,16 @@ extension Grammar {
 /// Semantics: the language is that of the grammar read as a context-free grammar over bytes: each
 /// terminal, string and regex stands for its set of texts, each rule for its expansions, and `%ignore`
 /// text may follow every lexeme (a terminal, string, regex, range, `%json` or `%regex` used in a rule),
-/// not precede the first unless `%llguidance {"allow_initial_skip": true}`; never inside a terminal.
+/// not precede the first unless `%llguidance {"allow_initial_skip": true}`, and never split a terminal.
 ///
-/// llguidance instead lexes greedily: at each point the allowed lexemes are matched as far as some of
-/// them can go, and a lexeme ends only where none can continue. Every text llguidance accepts is
-/// accepted here, but not the reverse: with `start: A "a"` and `A: /a+/`, llguidance's `A` swallows
-/// every `a` and nothing is ever accepted, while here `aa` is. Greedy lexing is not a context-free
-/// property (where a lexeme ends depends on the next lexeme's bytes), so a byte grammar cannot express
-/// it; grammars written for llguidance rarely depend on it (their lexemes end at delimiters).
+/// llguidance differs in two places, both where its lexer decides: it lexes greedily (at each point the
+/// allowed lexemes are matched as far as some of them can go; a lexeme ends only where none can
+/// continue), and it admits ignored text after the last lexeme only where another lexeme could have
+/// followed (`1 ` for `start: digit+`, not `ab ` for `start: "a" "b"`; XGrammar admits both). Neither is
+/// a context-free property, so a byte grammar cannot state them; the language here is the superset:
+/// every text llguidance accepts is accepted. With `start: A "a"` and `A: /a+/`, llguidance's `A` swallows
+/// every `a` and nothing is accepted, while here `aa` is. Grammars written for llguidance rarely depend on
+/// either (their lexemes end at delimiters).
 struct LarkCompiler {
     let src: SourceText
     let file: LarkFile
