@@ -28,6 +28,9 @@ enum ExportRoundTripCommand {
         var disagreed = 0
         var strings = 0
         var fewestStrings = Int.max
+        /// Time spent writing the texts (the export alone), and the slowest one.
+        var exportTime = Duration.zero
+        var slowestExport = (Duration.zero, "")
     }
 
     static func run(_ args: [String]) -> Int32 {
@@ -68,7 +71,12 @@ enum ExportRoundTripCommand {
                     var t = tallies[format] ?? Tally()
                     defer { tallies[format] = t }
                     let exported: GrammarExport
-                    do throws(GrammarExportError) { exported = try grammar.exported(as: format) } catch {
+                    let exportStart = clock.now
+                    let result = Result { () throws(GrammarExportError) in try grammar.exported(as: format) }
+                    let spent = clock.now - exportStart
+                    t.exportTime += spent
+                    if spent > t.slowestExport.0 { t.slowestExport = (spent, name) }
+                    do throws(GrammarExportError) { exported = try result.get() } catch {
                         t.refused[String(describing: error.kind), default: 0] += 1
                         print("\(name) \(format): export refused: \(error)")
                         continue
@@ -106,11 +114,16 @@ enum ExportRoundTripCommand {
                 let refused = t.refused.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 print("  \(format): \(t.agreed) agree, \(t.disagreed) disagree, \(t.unreadable) unreadable, export refused "
                     + "\(t.refused.values.reduce(0, +))\(refused.isEmpty ? "" : " (\(refused))"); \(t.strings) strings, "
-                    + "fewest per schema \(t.fewestStrings == Int.max ? 0 : t.fewestStrings)")
+                    + "fewest per schema \(t.fewestStrings == Int.max ? 0 : t.fewestStrings); export \(milliseconds(t.exportTime)) ms "
+                    + "in all, slowest \(milliseconds(t.slowestExport.0)) ms (\(t.slowestExport.1))")
                 if t.disagreed > 0 || t.unreadable > 0 { failed = true }
             }
             return failed ? 1 : 0
         }
+    }
+
+    static func milliseconds(_ d: Duration) -> String {
+        String(format: "%.1f", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
     }
 
     static func read(_ text: String, _ format: GrammarTextFormat) throws -> Grammar {
