@@ -96,7 +96,7 @@ public struct SentenceSampler: Sendable {
                 let best = costs.min() ?? .none
                 candidates = parts.indices.filter { costs[$0] == best }
             }
-            let pick = candidates.randomElement(using: &rng)!
+            guard let pick = candidates.randomElement(using: &rng) else { return }
             generate(parts[pick], &out, &budget, &rng, depth: depth)
         case .repeat(let body, let lo, let hi):
             let c = Self.cost(of: body, cost)

@@ -61,7 +61,9 @@ indirect enum TextExpr: Hashable, Sendable {
     }
 
     /// Alternatives: nested choices flattened, `.nothing` dropped, one-scalar alternatives merged into one
-    /// class (in the place of the first), duplicates dropped.
+    /// class (in the place of the first), duplicate literals, rule references and empties dropped. (Not
+    /// compound duplicates: hashing a nested expression at every level of a deep one was quadratic, 90%
+    /// of exporting a schema whose automata nest 500 deep.)
     static func alt(_ parts: [TextExpr]) -> TextExpr {
         var flat: [TextExpr] = []
         var scalars = CodePointSet()
@@ -73,7 +75,10 @@ indirect enum TextExpr: Hashable, Sendable {
                 if classAt == nil { classAt = flat.count; flat.append(.nothing) }
                 return
             }
-            if seen.insert(p).inserted { flat.append(p) }
+            switch p {
+            case .text, .rule, .empty: if seen.insert(p).inserted { flat.append(p) }
+            default: flat.append(p)
+            }
         }
         for p in parts {
             switch p {

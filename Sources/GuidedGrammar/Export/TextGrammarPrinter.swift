@@ -29,6 +29,7 @@ struct TextGrammarPrinter<Style: TextGrammarStyle> {
     init(_ grammar: TextGrammar, style: Style) {
         var grammar = grammar
         for i in grammar.rules.indices { grammar.rules[i].body = Self.optionals(grammar.rules[i].body) }
+        grammar = grammar.shallow()
         self.grammar = grammar
         self.style = style
         var used: Set<String> = [style.startName]
