@@ -65,8 +65,10 @@ PY
             ;;
         json|partial-json|stream-monitor)
             head -n 300 "$shared/json-instances.jsonl" | split -l 1 - "$dir/inst-" ;;
-        gbnf)
+        gbnf|ebnf|export)
             cp -n Grammars/*.gbnf "$dir"/ ;;
+        lark)
+            cp -n Corpora/grammars/llguidance/*.lark "$dir"/ ;;
     esac
 }
 
@@ -74,7 +76,8 @@ dict_for() {
     case $1 in
         json|partial-json|stream-monitor|sse) echo Fuzz/dicts/json.dict ;;
         schema|validator) echo Fuzz/dicts/schema.dict ;;
-        gbnf|matcher) echo Fuzz/dicts/gbnf.dict ;;
+        gbnf|matcher|ebnf|export) echo Fuzz/dicts/gbnf.dict ;;
+        lark) echo Fuzz/dicts/lark.dict ;;
         gguf) echo Fuzz/dicts/gguf.dict ;;
         *) echo "" ;;
     esac

@@ -21,6 +21,7 @@ let tool = CommandGroup(
         .init("validate-suite", "JSON Schema Test Suite through the validator", run: ValidateSuiteCommand.run),
         .init("session-bench", "overhead of the session decode loop beyond the backend's own time", run: SessionBenchCommand.run),
         .init("tools-bench", "mask cost in free text, behind a tool-call trigger and in reasoning", run: ToolsBenchCommand.run),
+        .init("export-roundtrip", "schemas compiled, exported as GBNF, EBNF and Lark, read back and compared", run: ExportRoundTripCommand.run),
     ],
     notes: ["With no command, runs the default job: `\(DefaultJob.arguments.joined(separator: " "))` (5 recipe cards "
             + "from the n-gram backend over the built-in vocabulary, \(RepositoryFile.builtInVocabulary))."])

@@ -27,6 +27,7 @@ let spec = CommandSpec(
         OptionSpec("--probes", value: "DIR", help: "probe battery folder (default Corpora/probes of the repository)"),
         OptionSpec("--json", value: "FILE", help: "also write the machine-readable report to FILE"),
         OptionSpec.flag("--tools", help: "also probe tool calls: strict tool arguments, tool_choice required and named"),
+        OptionSpec.flag("--grammar", help: "send our own compiled grammar of each probe (GBNF for llama.cpp, EBNF for vLLM) instead of the schema"),
     ],
     exitCodes: [(0, "strict: every probe was enforced"),
                 (1, "not strict: best-effort or not enforced (the last line says which)"),
@@ -44,11 +45,14 @@ func schemaCheckOptions(_ p: ParsedArguments) throws(UsageError) -> SchemaCheckO
     guard !model.isEmpty else { throw .badValue(model, for: "--model", expected: "a model name") }
     let dialectName = try p.choice("--dialect", of: SchemaCheckOptions.dialects.map(\.name)) ?? "auto"
     let dialect = SchemaCheckOptions.dialects.first { $0.name == dialectName }?.dialect
+    if p.has("--grammar"), let dialect, dialect.grammarFormat == nil {
+        throw .badValue(dialectName, for: "--dialect", expected: "a dialect whose server takes grammars with --grammar: llama-cpp-python, vllm or llamacpp")
+    }
     return SchemaCheckOptions(baseURL: url, model: model, dialect: dialect,
                               apiKeyEnvironmentVariable: p.string("--api-key-env"),
                               trials: try p.int("--trials", in: 1...1000) ?? 2,
                               probesDirectory: p.string("--probes").map { URL(fileURLWithPath: $0) },
-                              jsonPath: p.string("--json"), tools: p.has("--tools"))
+                              jsonPath: p.string("--json"), tools: p.has("--tools"), grammar: p.has("--grammar"))
 }
 
 /// Parsed options, or the exit status after help, version or a usage error (printed).

@@ -55,8 +55,12 @@ struct CommandLineTests {
              options: ["--vocab", "--preset", "--texts", "--limit"],
              badValue: ["--vocab", "qwen2.tiktoken", "--limit", "0"],
              badValueLine: "guided-conformance tools-bench: invalid value '0' for --limit: expected an integer from 1 to 1000000"),
+        Case(tool: "guided-conformance", subcommand: "export-roundtrip",
+             options: ["--strings", "--every", "--formats"],
+             badValue: ["DIR", "--formats", "xml"],
+             badValueLine: "guided-conformance export-roundtrip: invalid value 'xml' for --formats: expected gbnf, ebnf and/or lark, comma-separated"),
         Case(tool: "schema-check", subcommand: nil,
-             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json", "--tools"],
+             options: ["--base-url", "--model", "--dialect", "--api-key-env", "--trials", "--probes", "--json", "--tools", "--grammar"],
              badValue: ["--base-url", "http://127.0.0.1:9", "--model", "m", "--trials", "0"],
              badValueLine: "schema-check: invalid value '0' for --trials: expected an integer from 1 to 1000"),
     ]
@@ -114,10 +118,10 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
         #expect(r.out.isEmpty)
-        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench)")
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
         let o = try ToolProcess.run("guided-conformance", ["--frob"])
         #expect(o.status == 2)
-        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench)")
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
     }
 
     @Test func topLevelVersionIsTheSharedConstant() throws {

@@ -16,7 +16,8 @@ import Testing
 
     static let continuationHint = " (a rule continues on the next line only after '::=' or '|', inside parentheses, "
         + "or on a line that starts with '|')"
-    static let tokensRefused = "token references ('<[id]>', '<text>', '!<…>') are not supported: these grammars describe bytes, not tokens"
+    static let negatedTokenRefused = "negated token references ('!<…>': any one token but this) are not supported: they read a token of any text "
+        + "as one symbol, bypassing the grammar around it"
     static let elementExpected = "expected an element (a string, a character class, '.', '(' or a rule name), found "
 
     static let cases: [Case] = [
@@ -55,8 +56,10 @@ import Testing
         Case(#"root ::= "a" \"#, 1, 14, elementExpected + #"'\'"#),
         Case("root ::= \"a\"\n  \"b\"", 2, 3, "expected a rule name, found '\"'" + continuationHint),
         Case("root ::= " + String(repeating: "(", count: 600), 1, 510, "parentheses nested deeper than 500"),
-        Case("root ::= <think> x", 1, 10, tokensRefused),
-        Case("root ::= \"a\" !<[1000]>*", 1, 14, tokensRefused),
+        Case("root ::= <think x", 1, 10, "expected '>' to end the token reference started here"),
+        Case("root ::= <[12a]>", 1, 10, "a token id is written <[N]> with N a non-negative integer"),
+        Case("root ::= <[-1]>", 1, 10, "a token id is written <[N]> with N a non-negative integer"),
+        Case("root ::= \"a\" !<[1000]>*", 1, 14, negatedTokenRefused),
     ]
 
     @Test(arguments: cases)

@@ -283,11 +283,33 @@ struct GBNFParserState {
                 return .rule(id)
             }
             if c == ":" { throw error("unexpected ':': a rule definition must start on a new line") }
-            if c == "<" || (c == "!" && i + 1 < s.count && s[i + 1] == "<") {
-                throw error("token references ('<[id]>', '<text>', '!<…>') are not supported: these grammars describe bytes, not tokens")
+            if c == "!" && i + 1 < s.count && s[i + 1] == "<" {
+                throw error("negated token references ('!<…>': any one token but this) are not supported: they read a token of any text "
+                    + "as one symbol, bypassing the grammar around it")
             }
+            if c == "<" { return try parseToken() }
             throw error("expected an element (a string, a character class, '.', '(' or a rule name), found \(found)")
         }
+    }
+
+    /// llama.cpp's token references: `<[id]>`, or `<text>`, the token whose text is exactly `<text>`
+    /// (angle brackets included). `i` is at `<`.
+    mutating func parseToken() throws(GBNFError) -> GrammarExpr {
+        let start = i
+        var j = i + 1
+        while j < s.count, s[j] != ">", s[j] != "\n", s[j] != "<" { j += 1 }
+        guard j < s.count, s[j] == ">", j > i + 1 else {
+            throw error("expected '>' to end the token reference started here", at: start)
+        }
+        i = j + 1
+        let inner = String(String.UnicodeScalarView(s[(start + 1)..<j]))
+        if inner.hasPrefix("[") {
+            guard inner.hasSuffix("]"), let id = Int(inner.dropFirst().dropLast()), id >= 0, id <= Int(UInt32.max) else {
+                throw error("a token id is written <[N]> with N a non-negative integer", at: start)
+            }
+            return .token(.id(id))
+        }
+        return .token(.text("<" + inner + ">"))
     }
 
     func positionText(_ offset: Int) -> String {

@@ -168,6 +168,12 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
     public var unknownFormats: UnknownFormatPolicy
     /// `.warn` unless set (not an initializer parameter, so existing call sites and binaries are unchanged).
     public var ignoredKeywords: IgnoredKeywordPolicy = .warn
+    /// At most this many digits in each part of a number literal (integer, fraction, exponent); nil
+    /// (the default, not an initializer parameter) for any number. For grammars a server runs
+    /// (`ServerGrammar` sets 16, as llama.cpp's own converter does): a model that favours `0` after
+    /// `0.` for `exclusiveMinimum: 0` is then made to end the number instead of writing zeros until its
+    /// token limit. Narrows the language (never widens it).
+    public var maxNumberDigits: Int? = nil
     /// How many undeclared members (admitted by `additionalProperties`/`patternProperties`) one object may
     /// have. No context-free grammar keeps arbitrary keys distinct, so two undeclared members could carry
     /// the same key (declared names never repeat). The default, `Int.max`, admits any number, because

@@ -278,7 +278,8 @@ struct SchemaLowering {
             guard let n = v.numberValue, checkNumber(n, f) != .invalid else { return nil }
             return n
         }
-        if excludedNumbers.isEmpty && f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty {
+        if excludedNumbers.isEmpty && f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty
+            && options.maxNumberDigits == nil {
             return integerOnly ? shared("integer") { _ in JSONNumberSyntax.integer } : shared("number") { _ in JSONNumberSyntax.number }
         }
         if let l = f.lower, let u = f.upper, l.value > u.value || (l.value == u.value && (l.exclusive || u.exclusive)) {
@@ -320,6 +321,10 @@ struct SchemaLowering {
                   let d = dfa.intersect(scanner, limit: limit) else {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: m.pointer, detail: "not multipleOf \(m.value) needs too many remainder states")
             }
+            dfa = d
+        }
+        if let n = options.maxNumberDigits {
+            guard let d = dfa.intersect(NumberScanners.digitRuns(atMost: max(1, n)), limit: limit) else { throw tooBig("type") }
             dfa = d
         }
         // The same range in many places (each tool's `limit`) is one set of rules: objects whose members

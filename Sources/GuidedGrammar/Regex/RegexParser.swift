@@ -14,12 +14,37 @@ public struct RegexParser {
 
     let chars: [Unicode.Scalar]
     let dialect: RegexDialect
+    /// What `.`, `\d`, `\w` and `\s` match (the dialect's, unless a grammar front end says otherwise).
+    var classes: Classes
     var pos = 0
     var depth = 0
 
+    init(chars: [Unicode.Scalar], dialect: RegexDialect, classes: Classes? = nil) {
+        self.chars = chars
+        self.dialect = dialect
+        self.classes = classes ?? Classes(dialect)
+    }
+
+    /// The sets of `.` and of the class escapes. Grammar languages differ here: Lark regexes follow
+    /// Rust's regex crate (Unicode `\d \w \s`), XGrammar's `Regex(…)` without flags lets `.` match
+    /// every character.
+    struct Classes {
+        var dot: CodePointSet
+        var digit = CodePointSet.regexDigit
+        var word = CodePointSet.regexWord
+        var space = CodePointSet.regexSpace
+
+        init(_ dialect: RegexDialect) { dot = dialect.dotSet }
+    }
+
     /// Parses `pattern` in `dialect`.
     public static func parse(_ pattern: String, dialect: RegexDialect = .grammar) throws(RegexError) -> RegexNode {
-        var p = RegexParser(chars: Array(pattern.unicodeScalars), dialect: dialect)
+        try parse(pattern, dialect: dialect, classes: nil)
+    }
+
+    /// Parses `pattern` in `dialect` with other meanings of `.` and the class escapes.
+    static func parse(_ pattern: String, dialect: RegexDialect, classes: Classes?) throws(RegexError) -> RegexNode {
+        var p = RegexParser(chars: Array(pattern.unicodeScalars), dialect: dialect, classes: classes)
         let node = try p.parseAlternation()
         if p.pos < p.chars.count {
             // Only `)` can stop an alternation at top level.
@@ -140,7 +165,7 @@ public struct RegexParser {
         switch c {
         case "(": return try parseGroup()
         case "[": return .set(try parseClass())
-        case ".": pos += 1; return .set(dialect.dotSet)
+        case ".": pos += 1; return .set(classes.dot)
         case "^": pos += 1; return .startAnchor(offset: start)
         case "$": pos += 1; return .endAnchor(offset: start)
         case "\\": return try parseEscape()
@@ -239,12 +264,12 @@ public struct RegexParser {
         }
         pos += 2
         switch c {
-        case "d": return .set(.regexDigit)
-        case "D": return .set(CodePointSet.regexDigit.complement())
-        case "w": return .set(.regexWord)
-        case "W": return .set(CodePointSet.regexWord.complement())
-        case "s": return .set(.regexSpace)
-        case "S": return .set(CodePointSet.regexSpace.complement())
+        case "d": return .set(classes.digit)
+        case "D": return .set(classes.digit.complement())
+        case "w": return .set(classes.word)
+        case "W": return .set(classes.word.complement())
+        case "s": return .set(classes.space)
+        case "S": return .set(classes.space.complement())
         case "p", "P": return .set(try parseProperty(negated: c == "P", start: start))
         case "n": return .scalar("\n")
         case "r": return .scalar("\r")

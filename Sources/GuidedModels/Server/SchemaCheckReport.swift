@@ -10,6 +10,9 @@ public enum SchemaCheckProbeStatus: Sendable, Equatable {
     case rejected(status: Int, message: String)
     /// The request could not be made or answered (not expressible in the dialect, transport, malformed).
     case error(String)
+    /// With `--grammar`: the schema's grammar cannot be written in the dialect's grammar language (or
+    /// the schema does not compile), so the probe was not sent; it does not count towards the verdict.
+    case notExpressible(String)
 
     var name: String {
         switch self {
@@ -17,6 +20,7 @@ public enum SchemaCheckProbeStatus: Sendable, Equatable {
         case .violated: return "violated"
         case .rejected: return "rejected"
         case .error: return "error"
+        case .notExpressible: return "not-expressible"
         }
     }
 }
@@ -35,6 +39,10 @@ public struct SchemaCheckDialectResult: Sendable, Equatable {
     public var dialect: StructuredOutputDialect
     public var probes: [SchemaCheckProbeResult]
     public var enforced: Int { probes.filter { $0.status == .enforced }.count }
+    /// The probes sent (all but those whose grammar the dialect's language cannot write).
+    public var sent: [SchemaCheckProbeResult] {
+        probes.filter { if case .notExpressible = $0.status { return false } else { return true } }
+    }
     /// The distinct HTTP statuses of the rejections, e.g. "500" or "400, 422"; nil when nothing was rejected.
     public var rejectionStatuses: String? {
         var seen: [Int] = []
@@ -44,7 +52,7 @@ public struct SchemaCheckDialectResult: Sendable, Equatable {
         return seen.isEmpty ? nil : seen.map(String.init).joined(separator: ", ")
     }
     public var allRejected: Bool {
-        probes.allSatisfy { if case .rejected = $0.status { return true } else { return false } }
+        sent.allSatisfy { if case .rejected = $0.status { return true } else { return false } }
     }
 }
 
@@ -78,12 +86,29 @@ public struct SchemaCheckReport: Sendable, Equatable {
     /// The tool-call probes (`--tools`); nil when not run. They do not change the verdict, which is about
     /// schemas.
     public var tools: [SchemaCheckToolResult]? = nil
+    /// Whether the probes were sent as our grammar (`--grammar`) rather than as schemas.
+    public var grammar: Bool = false
 
     public var enforced: Int { chosen.enforced }
-    public var total: Int { chosen.probes.count }
+    /// The probes the verdict counts: every probe, except with `--grammar` those not expressible.
+    public var total: Int { chosen.sent.count }
+
+    /// With `--grammar`, the probes of the chosen dialect whose grammar could not be written, and why.
+    public var notExpressible: [(probe: String, reason: String)] {
+        chosen.probes.compactMap { p in
+            if case .notExpressible(let reason) = p.status { return (p.probe, reason) } else { return nil }
+        }
+    }
+
+    /// Measured lossy with schemas in a dialect whose server takes grammars: sending our grammar instead
+    /// (`ServerConstraint.grammar`, measured by `schema-check --grammar`) may make it strict.
+    public var recommendsGrammar: Bool {
+        !grammar && (verdict == .bestEffort || verdict == .notEnforced) && chosen.dialect.grammarFormat != nil
+    }
 
     public var verdict: SchemaCheckVerdict {
         if dialects.allSatisfy(\.allRejected) { return .unsupported }
+        if total == 0 { return .unsupported }
         if enforced == total { return .strict }
         return enforced == 0 ? .notEnforced : .bestEffort
     }
@@ -104,8 +129,10 @@ public struct SchemaCheckReport: Sendable, Equatable {
     /// The human-readable report; its last line is `verdictLine`.
     public var text: String {
         var lines = ["schema-check \(baseURL) model \(model)"]
+        if grammar { lines.append("constraint: our compiled grammar, in each dialect's grammar language (--grammar)") }
         for d in dialects {
-            var header = "dialect \(d.dialect.name): \(d.enforced)/\(d.probes.count) probes enforced"
+            var header = "dialect \(d.dialect.name): \(d.enforced)/\(d.sent.count) probes enforced"
+            if d.sent.count < d.probes.count { header += ", \(d.probes.count - d.sent.count) not expressible" }
             if d.allRejected, let statuses = d.rejectionStatuses {
                 header += "; this form is unsupported by the server (HTTP \(statuses))"
             }
@@ -119,6 +146,7 @@ public struct SchemaCheckReport: Sendable, Equatable {
                 case .rejected(let status, let message):
                     line += "rejected by the server (HTTP \(status)) in the \(d.dialect.name) form: \(Self.clip(Self.oneLine(message)))"
                 case .error(let message): line += "error: \(Self.clip(Self.oneLine(message)))"
+                case .notExpressible(let reason): line += "not sent: \(Self.clip(Self.oneLine(reason)))"
                 }
                 if !p.notes.isEmpty { line += " [" + p.notes.joined(separator: "; ") + "]" }
                 lines.append(line)
@@ -136,7 +164,7 @@ public struct SchemaCheckReport: Sendable, Equatable {
                 lines.append("honoured dialect: none of \(dialects.map(\.dialect.name).joined(separator: ", "))")
             }
         }
-        let violated = chosen.probes.filter { $0.status != .enforced }.map(\.keyword)
+        let violated = chosen.sent.filter { $0.status != .enforced }.map(\.keyword)
         if !violated.isEmpty, verdict != .unsupported {
             lines.append("not enforced in \(chosen.dialect.name): \(violated.joined(separator: ", "))")
         }
@@ -151,11 +179,20 @@ public struct SchemaCheckReport: Sendable, Equatable {
                         + " (\(t.validTrials)/\(t.trials) valid), e.g. \(Self.clip(example).debugDescription): \(Self.clip(Self.oneLine(problem)))"
                 case .rejected(let status, let message): line += "rejected by the server (HTTP \(status)): \(Self.clip(Self.oneLine(message)))"
                 case .error(let message): line += "error: \(Self.clip(Self.oneLine(message)))"
+                case .notExpressible(let reason): line += "not sent: \(Self.clip(Self.oneLine(reason)))"
                 }
                 lines.append(line)
             }
         }
-        lines.append("configure: enforcement \(enforcement.rawValue), dialect \(chosen.dialect.name)")
+        if grammar, !notExpressible.isEmpty, let format = chosen.dialect.grammarFormat {
+            lines.append("not expressible as \(format) (not counted): " + notExpressible.map(\.probe).joined(separator: ", "))
+        }
+        if recommendsGrammar, let format = chosen.dialect.grammarFormat {
+            lines.append("recommend: this server takes grammars: send our compiled grammar as \(format) instead of the schema "
+                + "(ServerBackend constraint .grammar); `schema-check --grammar` measures that path")
+        }
+        lines.append("configure: enforcement \(enforcement.rawValue), dialect \(chosen.dialect.name)"
+            + (grammar ? ", constraint grammar" : ""))
         lines.append(verdictLine)
         return lines.joined(separator: "\n")
     }
@@ -188,6 +225,7 @@ public struct SchemaCheckReport: Sendable, Equatable {
                 o["http_status"] = .number(JSONNumber(status))
                 o["message"] = .string(message)
             case .error(let message): o["message"] = .string(message)
+            case .notExpressible(let reason): o["message"] = .string(reason)
             }
             if !p.notes.isEmpty { o["notes"] = .array(p.notes.map(JSONValue.string)) }
             return .object(o)
@@ -227,6 +265,9 @@ public struct SchemaCheckReport: Sendable, Equatable {
                 return .object(p)
             })
         }
+        o["constraint"] = .string(grammar ? "grammar" : "json-schema")
+        o["not_expressible"] = .array(notExpressible.map { JSONValue.string($0.probe) })
+        o["recommend_grammar"] = .bool(recommendsGrammar)
         return .object(o)
     }
 }

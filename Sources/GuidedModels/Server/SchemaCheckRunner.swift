@@ -36,7 +36,11 @@ public struct SchemaCheckRunner: Sendable {
 
     /// Runs everything; `progress` gets one short line per request.
     public func run(progress: @Sendable (String) -> Void = { _ in }) async throws(SchemaCheckError) -> SchemaCheckReport {
-        let dialects = options.dialect.map { [$0] } ?? Self.autoDialects
+        let dialects = options.dialect.map { [$0] }
+            ?? (options.grammar ? Self.autoDialects.filter { $0.grammarFormat != nil } : Self.autoDialects)
+        if options.grammar, let d = options.dialect, d.grammarFormat == nil {
+            throw .usage(SchemaCheckOptions.grammarDialectError(d))
+        }
         let plainDialect = options.dialect ?? .openAI(strict: false)
         let usageSeen = try await preflight(plainDialect)
         var results: [SchemaCheckDialectResult] = []
@@ -62,7 +66,7 @@ public struct SchemaCheckRunner: Sendable {
             tools = await runToolProbes(chosen.dialect) { progress($0) }
         }
         return SchemaCheckReport(baseURL: options.baseURL.absoluteString, model: options.model, auto: options.dialect == nil,
-                                 dialects: results, chosen: chosen, transport: transport, tools: tools)
+                                 dialects: results, chosen: chosen, transport: transport, tools: tools, grammar: options.grammar)
     }
 
     /// One plain request: if even this fails, nothing can be probed.
@@ -97,6 +101,15 @@ public struct SchemaCheckRunner: Sendable {
                 notes.append("sent with strict: false, outside OpenAI's strict subset: \(why)")
             }
         }
+        var output = OutputConstraint.jsonSchema(probe.schema, name: "probe")
+        if options.grammar {
+            do {
+                output = .grammar(try ServerGrammar.export(schema: probe.schema, dialect: dialect).text)
+            } catch {
+                return SchemaCheckProbeResult(probe: probe.name, keyword: probe.keyword, status: .notExpressible(error.description),
+                                              validTrials: 0, trials: 0, notes: notes)
+            }
+        }
         let validator = JSONSchemaValidator(schema: probe.schema, options: .init(formatAssertion: true))
         let c = client(dialect)
         var valid = 0
@@ -105,8 +118,7 @@ public struct SchemaCheckRunner: Sendable {
         for prompt in probe.prompts {
             for t in 1...options.trials {
                 tick("prompt \(prompt.prefix(24))… trial \(t)")
-                let request = ChatRequest(model: options.model, messages: [.user(prompt)], maxTokens: maxTokens,
-                                          output: .jsonSchema(probe.schema, name: "probe"))
+                let request = ChatRequest(model: options.model, messages: [.user(prompt)], maxTokens: maxTokens, output: output)
                 let response: ChatResponse
                 do {
                     response = try await c.complete(request)

@@ -14,6 +14,10 @@ import GuidedSchema
 /// The recognizer's grammar lets object members come in any order (`PropertyOrder.memberSets`, read by
 /// `SchemaStreamRecognizer`): JSON Schema does not order members, so a server's `{"b":…,"a":…}` for a
 /// schema declaring `a` first is valid and must not be cancelled.
+///
+/// With `constraint: .grammar()` a server that takes grammars is sent our own compiled grammar of the
+/// schema in its grammar language instead of the schema (`ServerGrammar`): for a server whose schema
+/// conversion is lossy, `schema-check --grammar` then measures it strict.
 public struct ServerBackend: Sendable {
     public var client: ChatClient
     public var model: String
@@ -23,15 +27,29 @@ public struct ServerBackend: Sendable {
     /// `max_tokens` per attempt; also the base of the tokens-saved estimate.
     public var maxTokens: Int
     public var sampling: Sampling
+    /// What is sent as the constraint when the enforcement sends one: the schema, or our grammar of it.
+    public var constraint: ServerConstraint
 
     public init(client: ChatClient, model: String, enforcement: ServerEnforcement = .none, maximumRetries: Int = 2,
-                maxTokens: Int = 512, sampling: Sampling = .serverDefault) {
+                maxTokens: Int = 512, sampling: Sampling = .serverDefault, constraint: ServerConstraint = .jsonSchema) {
         self.client = client
         self.model = model
         self.enforcement = enforcement
         self.maximumRetries = max(0, maximumRetries)
         self.maxTokens = max(1, maxTokens)
         self.sampling = sampling
+        self.constraint = constraint
+    }
+
+    /// The constraint member a request for `schema` carries: nil when the enforcement sends none; our
+    /// grammar when `constraint` asks for it and the dialect's language can write it; else the schema.
+    public func outputConstraint(for schema: JSONValue) -> OutputConstraint? {
+        guard enforcement.sendsConstraint else { return nil }
+        if case .grammar(let format) = constraint,
+           let export = try? ServerGrammar.export(schema: schema, dialect: client.dialect, format: format) {
+            return .grammar(export.text)
+        }
+        return .jsonSchema(schema, name: "response")
     }
 
     /// A value for `messages` that fits `schema`, or `ServerBackendError.noValidOutput` listing every attempt.
@@ -57,13 +75,14 @@ public struct ServerBackend: Sendable {
                   onText: (@Sendable ([UInt8], Int) -> Void)?) async throws(ServerBackendError) -> ServerGeneration {
         let validator = JSONSchemaValidator(schema: schema, options: .init(formatAssertion: true))
         let recognizer = enforcement == .serverStrict ? nil : Self.recognizer(for: schema)
+        let output = outputConstraint(for: schema)
         var conversation = messages
         if enforcement != .serverStrict {
             conversation.insert(.system(SchemaPrompt.instruction(for: schema)), at: 0)
         }
         var attempts: [ServerAttempt] = []
         for _ in 0...maximumRetries {
-            let (attempt, value, valueText) = try await attemptOnce(conversation, schema: schema, validator: validator,
+            let (attempt, value, valueText) = try await attemptOnce(conversation, output: output, validator: validator,
                                                                      recognizer: recognizer, onText: onText)
             attempts.append(attempt)
             if let value, attempt.outcome == .valid {
@@ -75,14 +94,13 @@ public struct ServerBackend: Sendable {
         throw .noValidOutput(attempts: attempts, enforcement: enforcement)
     }
 
-    private func attemptOnce(_ messages: [ChatMessage], schema: JSONValue, validator: JSONSchemaValidator,
+    private func attemptOnce(_ messages: [ChatMessage], output: OutputConstraint?, validator: JSONSchemaValidator,
                              recognizer: SchemaStreamRecognizer?,
                              onText: (@Sendable ([UInt8], Int) -> Void)?) async throws(ServerBackendError)
         -> (ServerAttempt, JSONValue?, String)
     {
         let request = ChatRequest(
-            model: model, messages: messages, sampling: sampling, maxTokens: maxTokens,
-            output: enforcement.sendsConstraint ? .jsonSchema(schema, name: "response") : nil)
+            model: model, messages: messages, sampling: sampling, maxTokens: maxTokens, output: output)
         var monitor = JSONStreamMonitor(recognizer: recognizer)
         var text: [UInt8] = []
         var chunks = 0

@@ -1,0 +1,138 @@
+/// Member-set objects (`PropertyOrder.memberSets`) rewritten in declared order, for the grammar
+/// languages, which have no way to say "each member at most once, in any order".
+///
+/// A member-set rule is `{ ws (close | M (sep M)* ws close)` per object shape, where `M` is the choice
+/// of declared members (`"name"` then a call carrying the member's bit) and the undeclared member, and
+/// `close` requires the required members' bits. In declared order the same object is: the declared
+/// members in the order the shape lists them, each optional unless required, then any undeclared
+/// members, with separators between whatever is written. That language is a subset of the member-set
+/// one (the same objects, members in one order), which is what `JSONSchemaCompiler` makes with
+/// `PropertyOrder.declared`.
+extension Grammar {
+    /// The grammar with every member-set rule in declared order and every member guard cleared, and
+    /// the names of the rules whose language that narrows (an object with two declared members, or a
+    /// declared member and undeclared ones: an object of undeclared members only keeps its language).
+    func inDeclaredOrder() throws(GrammarExportError) -> (grammar: Grammar, rewritten: [String]) {
+        var g = self
+        var rewritten: [String] = []
+        for i in rules.indices where rules[i].tracksMembers {
+            let (body, narrows) = try g.declaredOrderBody(of: RuleID(i))
+            g.define(RuleID(i), as: body)
+            if narrows && !rewritten.contains(rules[i].name) { rewritten.append(rules[i].name) }
+        }
+        for i in g.rules.indices { g.setMemberGuard(RuleID(i)) }
+        return (g, rewritten)
+    }
+
+    private struct Shape {
+        struct Member { var name: GrammarExpr; var call: RuleID; var required: Bool }
+        var members: [Member] = []
+        var undeclared: [GrammarExpr] = []
+        var separator: GrammarExpr = .empty
+        var closing: [GrammarExpr] = []
+        var close: RuleID
+        var emptyAllowed = false
+        var nonEmpty = false
+    }
+
+    private mutating func declaredOrderBody(of id: RuleID) throws(GrammarExportError) -> (GrammarExpr, narrows: Bool) {
+        let name = rules[id.index].name
+        func shapeError() -> GrammarExportError {
+            GrammarExportError(.memberSetShape, rule: name, "a member-set rule in a shape the declared-order rewrite does not know")
+        }
+        guard case .sequence(let parts) = rules[id.index].body, parts.count >= 2 else { throw shapeError() }
+        let head = Array(parts.dropLast())
+        var alternatives: [GrammarExpr]
+        if case .choice(let a) = parts[parts.count - 1] { alternatives = a } else { alternatives = [parts[parts.count - 1]] }
+
+        var shapes: [Shape] = []
+        while !alternatives.isEmpty {
+            let a = alternatives.removeFirst()
+            if case .rule(let close) = a {
+                var shape = Shape(close: close)
+                shape.emptyAllowed = rules[close.index].requiresMembers == 0
+                // The object's non-empty form follows its empty one, ending with the same close rule.
+                if case .sequence(let next)? = alternatives.first, next.last == .rule(close) {
+                    try parseNonEmpty(next, into: &shape, error: shapeError)
+                    alternatives.removeFirst()
+                }
+                shapes.append(shape)
+            } else if case .sequence(let seq) = a, case .rule(let close)? = seq.last {
+                var shape = Shape(close: close)
+                try parseNonEmpty(seq, into: &shape, error: shapeError)
+                shapes.append(shape)
+            } else {
+                throw shapeError()
+            }
+        }
+        var bodies: [GrammarExpr] = []
+        var narrows = false
+        for (s, shape) in shapes.enumerated() {
+            narrows = narrows || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
+            var body: [GrammarExpr] = []
+            if shape.emptyAllowed { body.append(.rule(shape.close)) }
+            if shape.nonEmpty {
+                let first = declaredMembers(shape, name: "\(name)/\(s)")
+                body.append(.seq([first] + shape.closing))
+            }
+            bodies.append(.alt(body))
+        }
+        return (.seq(head + [.alt(bodies)]), narrows)
+    }
+
+    /// Reads `M rest* ws close` where `rest` is `sep M`.
+    private func parseNonEmpty(_ seq: [GrammarExpr], into shape: inout Shape,
+                               error: () -> GrammarExportError) throws(GrammarExportError) {
+        guard let j = seq.firstIndex(where: { if case .repeat(_, 0, nil) = $0 { return true } else { return false } }),
+              j > 0, case .repeat(let rest, _, _) = seq[j] else { throw error() }
+        let member = Array(seq[..<j])
+        // `sep` and the member's first bytes may have merged into one literal: compare byte by byte.
+        let restAtoms = Self.atoms(rest)
+        let memberAtoms = member.flatMap { Self.atoms($0) }
+        guard restAtoms.count > memberAtoms.count, Array(restAtoms.suffix(memberAtoms.count)) == memberAtoms else { throw error() }
+        shape.separator = .seq(Array(restAtoms.dropLast(memberAtoms.count)))
+        shape.closing = Array(seq[(j + 1)...])
+        shape.nonEmpty = true
+        let m: GrammarExpr = member.count == 1 ? member[0] : .sequence(member)
+        var choices: [GrammarExpr]
+        if case .choice(let c) = m { choices = c } else { choices = [m] }
+        let required = rules[shape.close.index].requiresMembers
+        for c in choices {
+            if case .sequence(let p) = c, p.count >= 2, case .rule(let call)? = p.last, rules[call.index].memberBit >= 0 {
+                let bit = UInt64(rules[call.index].memberBit)
+                shape.members.append(.init(name: .seq(Array(p.dropLast())), call: call, required: required & (1 << bit) != 0))
+            } else {
+                shape.undeclared.append(c)
+            }
+        }
+    }
+
+    /// A sequence's parts with literals split into single bytes.
+    private static func atoms(_ e: GrammarExpr) -> [GrammarExpr] {
+        switch e {
+        case .sequence(let parts): return parts.flatMap { atoms($0) }
+        case .bytes(let b): return b.map { .bytes([$0]) }
+        case .empty: return []
+        default: return [e]
+        }
+    }
+
+    /// The members of a non-empty object in declared order: `first(i)` writes member i or later first,
+    /// `after(i)` continues after something was written (a separator before each member). Two rules per
+    /// member keep the grammar linear in the number of members.
+    private mutating func declaredMembers(_ shape: Shape, name: String) -> GrammarExpr {
+        let undeclared = GrammarExpr.alt(shape.undeclared)
+        let more: GrammarExpr = undeclared.isNothing ? .empty : .star(.seq([shape.separator, undeclared]))
+        var first: GrammarExpr = undeclared.isNothing ? .nothing : .seq([undeclared, more])
+        var after: GrammarExpr = more
+        for (i, m) in shape.members.enumerated().reversed() {
+            let written = GrammarExpr.seq([m.name, .rule(m.call)])
+            let newFirst = addRule(name: "\(name)/first\(i)", body: .alt([.seq([written, after]), m.required ? .nothing : first]))
+            let newAfter = addRule(name: "\(name)/after\(i)",
+                                   body: .alt([.seq([shape.separator, written, after]), m.required ? .nothing : after]))
+            first = .rule(newFirst)
+            after = .rule(newAfter)
+        }
+        return first
+    }
+}
