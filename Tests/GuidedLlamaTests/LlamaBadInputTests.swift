@@ -91,6 +91,20 @@ struct LlamaBadInputTests {
         #expect(try LlamaBackend(model: mistral, tokenizer: mistralFile, configuration: .init(threads: 1)).vocabulary.tokenCount == 32_000)
     }
 
+    /// A cache of 2^31-1 tokens (hundreds of GB even for the tiny model) cannot be allocated: llama.cpp
+    /// returns no context, and its log lines become the reason.
+    @Test func contextThatCannotBeAllocatedIsATypedError() throws {
+        let model = try LlamaModel(path: try LlamaFixtures.qwen2Path.get())
+        do {
+            _ = try LlamaBackend(model: model, configuration: .init(contextLength: Int(Int32.max), threads: 1))
+            Issue.record("a context of 2^31-1 tokens was made")
+        } catch {
+            guard case .contextNotCreated(let reason) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(!reason.isEmpty)
+            #expect(error.description.hasPrefix("llama.cpp cannot make a context: "))
+        }
+    }
+
     @Test func vocabularyOnlyModelCannotDecode() throws {
         let model = try LlamaModel(path: try LlamaFixtures.qwen2Path.get(), options: .init(vocabularyOnly: true))
         #expect(throws: LlamaError.invalidConfiguration("the model was loaded with vocabularyOnly: it has no weights to decode with")) {
