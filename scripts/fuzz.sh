@@ -77,6 +77,7 @@ dict_for() {
         json|partial-json|stream-monitor|sse) echo Fuzz/dicts/json.dict ;;
         schema|validator) echo Fuzz/dicts/schema.dict ;;
         gbnf|matcher|ebnf|export) echo Fuzz/dicts/gbnf.dict ;;
+        structural-tag) echo Fuzz/dicts/structural-tag.dict ;;
         lark) echo Fuzz/dicts/lark.dict ;;
         gguf) echo Fuzz/dicts/gguf.dict ;;
         *) echo "" ;;

@@ -51,3 +51,15 @@ enum FuzzExport {
         }
     }
 }
+
+extension FuzzTarget {
+    /// Structural-tag JSON (XGrammar's form and ours) → grammar → compiled grammar → a short matcher walk:
+    /// what a server takes from a user who ports a tool-call format.
+    static let structuralTag = FuzzTarget(name: "structural-tag", summary: "structural tag JSON form, its compiler and the mask compiler",
+                                          maxLength: 4096) { bytes in
+        guard let text = FuzzInput.text(bytes), let tag = try? StructuralTag(jsonText: text),
+              let grammar = try? StructuralTagCompiler.compile(tag) else { return }
+        guard let compiled = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits) else { return }
+        FuzzMatcherWalk.walk(compiled, choices: Array(bytes.reversed()))
+    }
+}

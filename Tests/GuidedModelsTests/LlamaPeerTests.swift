@@ -72,6 +72,19 @@ struct LlamaPeerTests {
         #expect(r.out.contains(#"  recursive $ref [11-recursive-ref]: violated (0/1 valid), e.g. "{\"answer\": \"Beijing\"}": "#))
     }
 
+    /// The tool probes against the real server. llama-cpp-python's default chat handler turns a named
+    /// `tool_choice` into a grammar from that function's parameters, so the strict-arguments probe (which
+    /// names `pick_city`) and the named probe pass by construction; `tool_choice: "required"` it does not
+    /// implement there, and the model answers in text.
+    @Test func realServerToolProbes() async throws {
+        let r = try await Self.schemaCheck(.server, probes: ["02-const"], ["--dialect", "llama-cpp-python", "--tools"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out.contains("tools (llama-cpp-python):\n  strict tool arguments [tools-strict-arguments]: enforced (1/1 valid)\n"))
+        #expect(r.out.contains(#"  tool_choice required [tools-choice-required]: not honoured (0/1 valid), e.g. "{\"answer\": \"Beijing\"}"#))
+        #expect(r.out.contains("  tool_choice named [tools-choice-named]: honoured (1/1 valid)\n"))
+        #expect(r.lastLine == "verdict: strict (1/1 probes enforced)")
+    }
+
     @Test func strippingProxyIsNotEnforcedWithExamples() async throws {
         let r = try await Self.schemaCheck(.strip, probes: ["02-const", "03-required-additional"])
         #expect(r.status == 1, "\(r.out)\(r.err)")
