@@ -48,6 +48,22 @@ extension GrammarExpr {
     public static func optional(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: 1) }
     public static func star(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: nil) }
     public static func plus(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 1, max: nil) }
+    /// `e{min,max}`, with a repetition of a repetition folded where that is exact: `(x?)*`, `(x+)?`,
+    /// `(x*)+` are `x*`, `(x+)+` is `x+`, `(x?)?` is `x?`, and `{1}` of anything is itself. Grammar text
+    /// may stack operators (`x+++`, llama.cpp reads each as one more repetition); nested, each level
+    /// doubled the compile's size estimate and the reference recognizer's work.
+    public static func repeated(_ e: GrammarExpr, min lo: Int, max hi: Int?) -> GrammarExpr {
+        if lo == 1 && hi == 1 { return e }
+        guard case .repeat(let inner, let a, let b) = e else { return .repeat(e, min: lo, max: hi) }
+        if a == 1 && b == 1 { return .repeated(inner, min: lo, max: hi) }
+        // Both of ?, * and +: the result allows zero exactly when either does, and more than one
+        // exactly when either does.
+        let simple: (Int, Int?) -> Bool = { m, n in (m == 0 && n == 1) || (m <= 1 && n == nil) }
+        guard simple(a, b), simple(lo, hi) else { return .repeat(e, min: lo, max: hi) }
+        let zero = a == 0 || lo == 0
+        let many = b == nil || hi == nil
+        return .repeat(inner, min: zero ? 0 : 1, max: many ? nil : 1)
+    }
     /// One byte in `range`.
     public static func byteRange(_ range: ClosedRange<UInt8>) -> GrammarExpr { .byteSet(ByteSet(range: range)) }
 }

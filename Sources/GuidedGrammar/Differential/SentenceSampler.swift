@@ -65,10 +65,14 @@ public struct SentenceSampler: Sendable {
     /// Whether the grammar has any sentence at all.
     public var hasSentences: Bool { grammar.start.index < cost.count && cost[grammar.start.index].derives }
 
+    /// Grammars whose shortest sentence is longer than this are not sampled (`[0-9]{2,}{2,}…` nested 31
+    /// deep has none shorter than 2^31 bytes).
+    public static let maximumShortestSentence = 1 << 16
+
     /// A random sentence of about `budget` bytes or fewer (more when the grammar's shortest sentences
-    /// are longer), or nil when the grammar has none.
+    /// are longer), or nil when the grammar has none or none of at most `maximumShortestSentence` bytes.
     public func sentence(using rng: inout some RandomNumberGenerator, budget: Int = 48) -> [UInt8]? {
-        guard hasSentences else { return nil }
+        guard hasSentences, cost[grammar.start.index].bytes <= Self.maximumShortestSentence else { return nil }
         var out: [UInt8] = []
         var remaining = budget
         generate(.rule(grammar.start), &out, &remaining, &rng, depth: 0)

@@ -21,6 +21,8 @@ public enum GBNFParser {
     public static let maximumRepeatCount = 1_000_000
     /// Deepest nesting of parentheses; deeper is an error rather than a stack overflow.
     public static let maximumNesting = 500
+    /// Counted repetitions applied to one element (`x{2}{3}…`): real grammars stack two at most.
+    public static let maximumNestedRepetitions = 32
 
     public static func parse(_ text: String) throws(GBNFError) -> Grammar {
         var p = GBNFParserState(text: text)
@@ -194,9 +196,9 @@ struct GBNFParserState {
         let c = s[i]
         i += 1
         switch c {
-        case "*": return .star(e)
-        case "+": return .plus(e)
-        case "?": return .optional(e)
+        case "*": return .repeated(e, min: 0, max: nil)
+        case "+": return .repeated(e, min: 1, max: nil)
+        case "?": return .repeated(e, min: 0, max: 1)
         default: break
         }
         let open = i - 1
@@ -224,7 +226,14 @@ struct GBNFParserState {
         if let max, max < min {
             throw error("repetition {\(min),\(max)}: the minimum is greater than the maximum", at: open)
         }
-        return .repeat(e, min: min, max: max)
+        // Counted repetitions of counted repetitions do not fold; like parentheses, their nesting is bounded
+        // (every later stage recurses through it).
+        var depth = 0, inner = e
+        while case .repeat(let x, _, _) = inner { depth += 1; inner = x }
+        if depth >= GBNFParser.maximumNestedRepetitions {
+            throw error("more than \(GBNFParser.maximumNestedRepetitions) repetition operators on one element", at: open)
+        }
+        return .repeated(e, min: min, max: max)
     }
 
     mutating func parseCount() throws(GBNFError) -> Int {

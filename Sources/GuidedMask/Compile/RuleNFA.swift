@@ -255,7 +255,9 @@ extension NFABuilder {
         let block = Int32(stateCount) - stateMark
         let edgeEnd = edgeFrom.count
         guard count > 2 else { return cur }
-        guard stateCount + (count - 2) * Int(block) <= maxStates else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
+        // Checked without overflow: a bound like `maxItems: 1e80` arrives as a count near `Int.max`.
+        let (more, overflow) = (count - 2).multipliedReportingOverflow(by: Int(block))
+        guard !overflow, more <= maxStates - stateCount else { throw .automatonTooLarge(rule: ruleName, limit: maxStates) }
         // Copies are written through raw buffers after growing the arrays once: appending state by
         // state (six arrays, a uniqueness and capacity check each) was most of this function's cost.
         let copies = count - 2, b = Int(block), edgeBlock = edgeEnd - edgeMark

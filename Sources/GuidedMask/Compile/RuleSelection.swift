@@ -222,7 +222,7 @@ struct RuleSelection {
         var members = Array(repeating: 0, count: components)
         for r in 0..<n {
             let c = component[r]
-            nodes[c] += sizes[r]
+            nodes[c] = nodes[c].saturatingAdd(sizes[r])
             members[c] += 1
             for (k, t) in refs[r].enumerated() where component[t] == c {
                 cyclic[c] = true
@@ -270,7 +270,7 @@ struct RuleSelection {
         var nodes = [Int](repeating: 0, count: n), members = [Int](repeating: 0, count: n)
         for r in 0..<n where group[r] < 0 && onlyTail[r] {
             let c = find(r)
-            nodes[c] += sizes[r]
+            nodes[c] = nodes[c].saturatingAdd(sizes[r])
             members[c] += 1
         }
         for r in 0..<n where group[r] < 0 && onlyTail[r] {
@@ -292,10 +292,11 @@ struct RuleSelection {
         case .bytes(let b): return max(1, b.count)
         case .tokenBudget(let body, _, let then):
             // The body's states are built in one range and inlined (a budget's body calls no kept rule).
-            return 1 + collect(body, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
-                               shared: &shared, longest: &longest)
-                + collect(then, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
-                          shared: &shared, longest: &longest)
+            let b = collect(body, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+                            shared: &shared, longest: &longest)
+            let t = collect(then, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+                            shared: &shared, longest: &longest)
+            return b.saturatingAdd(t).saturatingAdd(1)
         case .rule(let r):
             out.append(r.index)
             outTail.append(tail)
@@ -312,23 +313,37 @@ struct RuleSelection {
         case .sequence(let parts):
             var s = 1
             for (i, p) in parts.enumerated() {
-                s += collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies, &outTail,
-                             rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
+                s = s.saturatingAdd(collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies, &outTail,
+                             rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest))
             }
             return s
         case .choice(let parts):
             var s = 1
             for p in parts {
-                s += collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
-                             shared: &shared, longest: &longest)
+                s = s.saturatingAdd(collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule,
+                                            tailSeen: &tailSeen, shared: &shared, longest: &longest))
             }
             return s
         case .repeat(let inner, let lo, let hi):
-            let times = max(1, hi ?? (lo + 1))
+            let times = max(1, hi ?? lo.saturatingAdd(1))
             if case .rule = inner { longest = max(longest, lo, hi ?? 0) }
-            let s = collect(inner, copies: min(copies * times, 1 << 20), tail: false, into: &out, &outCopies, &outTail,
-                            rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
-            return 1 + s * times
+            let s = collect(inner, copies: min(copies.saturatingMultiply(times), 1 << 20), tail: false, into: &out, &outCopies,
+                            &outTail, rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
+            return s.saturatingMultiply(times).saturatingAdd(1)
         }
+    }
+}
+
+extension Int {
+    /// Node counts are estimates compared with limits: past `Int.max / 4` they only need to stay large, so
+    /// a bound like `maxItems: 1e80` (clamped to `Int.max`) saturates instead of trapping.
+    func saturatingAdd(_ other: Int) -> Int {
+        let (r, o) = addingReportingOverflow(other)
+        return o || r > Int.max / 4 ? Int.max / 4 : r
+    }
+
+    func saturatingMultiply(_ other: Int) -> Int {
+        let (r, o) = multipliedReportingOverflow(by: other)
+        return o || r > Int.max / 4 ? Int.max / 4 : r
     }
 }

@@ -1,0 +1,44 @@
+import Testing
+@testable import GuidedGrammar
+
+/// Repetition operators stacked on one element (`x+++`, `x{2}{3}`), as fuzzed GBNF writes them: the
+/// simple ones fold exactly, counted ones nest at most `GBNFParser.maximumNestedRepetitions` deep, and the
+/// sentence sampler skips a grammar whose shortest sentence is enormous.
+@Suite struct StackedRepetitionTests {
+    static let x = GrammarExpr.bytes([0x78])
+
+    @Test(arguments: [
+        // (inner min, inner max, outer min, outer max) → folded (min, max)
+        ((0, 1, 0, 1), (0, 1)), ((0, 1, 0, nil), (0, nil)), ((0, 1, 1, nil), (0, nil)),
+        ((0, nil, 0, 1), (0, nil)), ((0, nil, 0, nil), (0, nil)), ((0, nil, 1, nil), (0, nil)),
+        ((1, nil, 0, 1), (0, nil)), ((1, nil, 0, nil), (0, nil)), ((1, nil, 1, nil), (1, nil)),
+    ] as [((Int, Int?, Int, Int?), (Int, Int?))])
+    func simpleOperatorsFold(_ c: ((Int, Int?, Int, Int?), (Int, Int?))) {
+        let ((a, b, lo, hi), (m, n)) = c
+        #expect(GrammarExpr.repeated(.repeat(Self.x, min: a, max: b), min: lo, max: hi) == .repeat(Self.x, min: m, max: n))
+    }
+
+    @Test func countedRepetitionsDoNotFold() {
+        let inner = GrammarExpr.repeat(Self.x, min: 2, max: 2)
+        #expect(GrammarExpr.repeated(inner, min: 0, max: nil) == .repeat(inner, min: 0, max: nil))
+        #expect(GrammarExpr.repeated(.repeat(Self.x, min: 0, max: 1), min: 3, max: 3) == .repeat(.repeat(Self.x, min: 0, max: 1), min: 3, max: 3))
+        #expect(GrammarExpr.repeated(inner, min: 1, max: 1) == inner)
+    }
+
+    @Test func gbnfStackedOperators() throws {
+        #expect(try Grammar(gbnf: "root ::= \"x\"+*?+").startRule.body == .repeat(Self.x, min: 0, max: nil))
+        #expect(try Grammar(gbnf: "root ::= \"x\"{2}{3}").startRule.body == .repeat(.repeat(Self.x, min: 2, max: 2), min: 3, max: 3))
+        let deep = "root ::= \"x\"" + String(repeating: "{2}", count: 33)
+        #expect(throws: GBNFError.self) { try Grammar(gbnf: deep) }
+        do { _ = try Grammar(gbnf: deep) } catch {
+            #expect(error.description == "GBNF error at line 1, column 109: more than 32 repetition operators on one element")
+        }
+    }
+
+    @Test func samplerSkipsAGrammarWhoseShortestSentenceIsHuge() throws {
+        let g = try Grammar(gbnf: "root ::= [0-9]" + String(repeating: "{2,}", count: 31))
+        var rng = SystemRandomNumberGenerator()
+        #expect(SentenceSampler(g).hasSentences)
+        #expect(SentenceSampler(g).sentence(using: &rng) == nil)
+    }
+}
