@@ -179,10 +179,14 @@ import GuidedSchema
         #expect(JSONSchemaTestSupport.accepts(explicit, "{\"b\":\"x\"}"))
     }
 
-    @Test func unknownFormatNeedsOptIn() throws {
+    /// A format the draft does not define is an annotation by default (the specification's rule), and
+    /// refused on request.
+    @Test func undefinedFormatIsIgnoredOrRefusedOnRequest() throws {
         let schema = #"{"type":"string","format":"int64"}"#
-        #expect(JSONSchemaTestSupport.error(schema)?.description == "unsupported keyword 'format' at the root: unknown format 'int64'")
-        let g = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(unknownFormats: .ignore))
+        let g = try JSONSchemaTestSupport.compile(schema)
         #expect(JSONSchemaTestSupport.accepts(g, "\"anything\""))
+        #expect(!JSONSchemaTestSupport.accepts(g, "1"))
+        #expect(JSONSchemaTestSupport.error(schema, JSONSchemaCompileOptions(unknownFormats: .refuse))?.description
+                == "unsupported keyword 'format' at the root: unknown format 'int64': a format no draft defines (unknownFormats is .refuse)")
     }
 }

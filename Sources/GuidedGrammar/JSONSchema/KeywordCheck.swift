@@ -1,6 +1,7 @@
 import GuidedSchema
 
-/// Finds the keywords a schema's draft ignores (`JSONSchemaWarning`), walking every schema position the
+/// Finds the keywords a schema's draft ignores, the formats it does not define and, in draft 4, boolean
+/// schemas (`JSONSchemaWarning`), walking every schema position the
 /// draft defines: the children of `properties`, `items`, `allOf`, … as `SchemaKeywords` lists them.
 /// Keywords the draft ignores are not descended into: their values are data, not schemas, to it.
 /// Cost: one pass over the schema's objects, run only when warnings are asked for or refused.
@@ -18,11 +19,22 @@ struct KeywordCheck {
     }
 
     private mutating func visit(_ value: JSONValue, path: inout [String]) {
-        guard case .object(let o) = value else { return }
         let pointer = path.isEmpty ? "" : "/" + path.joined(separator: "/")
+        if case .bool(let b) = value, draft == .draft4, !SchemaLowering.draft4AllowsBoolean(at: pointer) {
+            // The keyword holding it: the last token that is not a member name or an array index.
+            let holder = path.count >= 2 && (Int(path[path.count - 1]) != nil || SchemaKeywords.childKind(path[path.count - 2], draft: draft) == .schemaMap)
+                ? path[path.count - 2] : path.last ?? ""
+            warnings.append(JSONSchemaWarning(.draft4BooleanSchema, keyword: holder, pointer: pointer,
+                                              detail: "draft 4 has no boolean schemas; read as in later drafts (\(b ? "true: any value" : "false: no value"))"))
+        }
+        guard case .object(let o) = value else { return }
         let hiddenByReference = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
         for (key, _) in o {
             if let w = warning(for: key, at: pointer, besideReference: hiddenByReference) { warnings.append(w) }
+        }
+        if !hiddenByReference, case .string(let name)? = o["format"], !draft.definedFormats.contains(name) {
+            warnings.append(JSONSchemaWarning(.unknownFormat, keyword: "format", pointer: pointer,
+                                              detail: JSONSchemaWarning.formatReason(name, draft: draft), format: name))
         }
         // Siblings of a `$ref` are still descended into: `definitions` beside a root `$ref` is where the
         // reference usually points.

@@ -146,9 +146,8 @@ extension SchemaLowering {
             let node = document[c.node]
             switch node.value {
             case .bool(let b):
-                if draft == .draft4 && !Self.draft4AllowsBoolean(at: node.pointer) {
-                    throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "draft 4 has no boolean schemas")
-                }
+                // Draft 4 has no boolean schemas; one is read as later drafts read it (true: any value,
+                // false: none), and `compileReportingWarnings` reports it (`.draft4BooleanSchema`).
                 if !b { out.unsatisfiable = true }
                 continue
             case .object(let o):
@@ -213,7 +212,6 @@ extension SchemaLowering {
                         case .bool(true): continue
                         case .object(let s) where s.isEmpty: continue
                         case .bool, .object:
-                            if draft == .draft4, case .bool = v { continue }  // rejected in merge
                             let dep = try document.node(at: node.pointer + "/\(kw)/" + SchemaDocument.escape(k))
                             out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
                                 [Conjunct(node: c.node, mode: .present, name: k), Conjunct(node: dep, full: true)],
@@ -369,7 +367,7 @@ extension SchemaLowering {
                         var names: [String] = []
                         for x in a { guard case .string(let s) = x else { throw invalid(kw, "arrays must hold strings") }; names.append(s) }
                         f.dependentRequired.append((k, names))
-                    case .bool where draft.level >= JSONSchemaDraft.draft6.level: continue  // flatten
+                    case .bool: continue  // a boolean schema (draft 4 too, read as later drafts do): flatten
                     case .object: continue  // a schema dependency: distributed in flatten
                     default:
                         throw invalid(kw, "values must be arrays of strings or schemas")
