@@ -1,8 +1,10 @@
 /// The `format` values each draft's validation specification defines.
 ///
-/// Every draft says a validator must not fail an instance on a format it does not know; a format name the
-/// draft does not define (`color`, `semver`, `int64`, or `uuid` in a draft-7 schema) is an annotation.
-/// The lists follow the drafts' "Defined Formats" sections, which the JSON Schema Test Suite mirrors in
+/// Every draft says a validator must not fail an instance on a format it does not know: a format name no
+/// draft defines (`color`, `semver`, `int64`) is an annotation. A name of another draft than the schema's
+/// (`uuid` in a draft-7 schema) is checked all the same by the validator and the compiler, as common
+/// validators (python-jsonschema's `FormatChecker()`) do and real schemas expect: stricter than the draft
+/// asks, never looser. The lists follow the drafts' "Defined Formats" sections, which the JSON Schema Test Suite mirrors in
 /// `tests/<draft>/optional/format/`:
 ///
 /// | draft | adds |
@@ -29,6 +31,9 @@ extension JSONSchemaDraft {
         "date", "time", "idn-email", "idn-hostname", "iri", "iri-reference", "relative-json-pointer", "regex",
     ])
     private static let draft2019Formats = draft7Formats.union(["duration", "uuid"])
+
+    /// Every format name some draft defines (those of 2020-12, which keeps all earlier ones).
+    public static var allDefinedFormats: Set<String> { draft2019Formats }
 
     /// The first draft that defines `format`, or nil when none does.
     public static func firstDefining(format: String) -> JSONSchemaDraft? {

@@ -6,14 +6,14 @@ import GuidedSchema
 /// rule is not regular or would be very large (the leap second of RFC 3339 `time`, the 253-byte limit of
 /// a host name, IP literals in e-mail domains) the stricter form is used. docs/json-schema.md lists them.
 enum JSONFormats {
-    /// What the compiler does with a `format` name in a schema of some draft.
+    /// What the compiler does with a `format` name.
     enum Support {
         /// A format the draft defines, enforced as this content language.
         case enforced(GrammarExpr)
         /// A format the draft defines that has no exact language here: the schema is refused, never
         /// loosened (`reason` says why).
         case refused(reason: String)
-        /// A format the draft does not define: an annotation, per every draft's "format" section.
+        /// A format no draft defines: an annotation, per every draft's "format" section.
         case undefined
     }
 
@@ -28,8 +28,10 @@ enum JSONFormats {
             + "valid is PCRE2's compiler, which no grammar here reproduces exactly",
     ]
 
-    static func support(_ name: String, draft: JSONSchemaDraft) -> Support {
-        guard draft.definedFormats.contains(name) else { return .undefined }
+    /// A format some draft defines is enforced (or refused) in a schema of any draft: `uuid` in a draft-7
+    /// schema too, as the validator checks it (JSONSchemaDraft+Formats.swift says why).
+    static func support(_ name: String) -> Support {
+        guard JSONSchemaDraft.allDefinedFormats.contains(name) else { return .undefined }
         if let e = content(name) { return .enforced(e) }
         return .refused(reason: refusals[name] ?? "no exact language for it")
     }

@@ -146,12 +146,12 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         case forbid
     }
 
-    /// What to do with a `format` the schema's draft does not define (`color`, `int64`, or `uuid` in a
-    /// draft-7 schema; `JSONSchemaDraft.definedFormats` lists the defined ones).
+    /// What to do with a `format` no draft defines (`color`, `int64`, `semver`;
+    /// `JSONSchemaDraft.allDefinedFormats` lists the defined ones).
     ///
     /// Every draft says a validator must not fail a value on a format it does not know, so the default
-    /// follows the specification. Formats the draft defines are never governed by this policy: each is
-    /// enforced, or refused by name where no exact language exists (`regex`), whatever the policy.
+    /// follows the specification. Formats some draft defines are never governed by this policy: each is
+    /// enforced in a schema of any draft, or refused by name where no exact language exists (`regex`).
     public enum UnknownFormatPolicy: Sendable, Equatable {
         /// Refuse the schema with an `.unsupported` error naming `format` and the pointer (strictness
         /// for users who want every `format` to constrain).

@@ -14,10 +14,13 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
         case otherDraftKeyword
         /// A keyword beside `$ref` in drafts 4-7, where `$ref` makes its siblings ignored.
         case ignoredBesideReference
-        /// A `format` the schema's draft does not define (`color`, `int64`, or `uuid` in draft 7): an
-        /// annotation, so it does not constrain the string (`keyword` is `format`, `format` names it).
-        /// With `unknownFormats: .refuse` the compile fails on it instead.
+        /// A `format` no draft defines (`color`, `int64`, `semver`): an annotation, so it does not
+        /// constrain the string (`keyword` is `format`, `format` names it). With
+        /// `unknownFormats: .refuse` the compile fails on it instead.
         case unknownFormat
+        /// A `format` of other drafts than the schema's (`uuid` in draft 7, `regex` in draft 4): enforced
+        /// (or refused) as those drafts define it, which is stricter than the schema's draft asks.
+        case otherDraftFormat
         /// A boolean where draft 4 expects a schema (draft 4 has boolean schemas only as the values of
         /// `additionalProperties` and `additionalItems`): read as later drafts read it, `true` allowing
         /// any value and `false` none (`keyword` is the keyword holding it, "" at the root).
@@ -48,6 +51,7 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
 
     /// E.g. `unknown keyword 'propertis' at /properties/a: did you mean 'properties'?; ignored`,
     /// `format 'color' at /properties/c: a format no draft defines; ignored`,
+    /// `format 'uuid' at /u: a format of drafts 2019-09 and 2020-12, not of draft 7; enforced as they define it`,
     /// `boolean schema at /items: draft 4 has no boolean schemas; read as in later drafts (true: any value)`.
     public var description: String {
         let at = pointer.isEmpty ? "at the root" : "at \(pointer)"
@@ -55,6 +59,7 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
         case .unknownKeyword: return "unknown keyword '\(keyword)' \(at): \(reason); ignored"
         case .otherDraftKeyword, .ignoredBesideReference: return "keyword '\(keyword)' \(at): \(reason); ignored"
         case .unknownFormat: return "format '\(format)' \(at): \(reason); ignored"
+        case .otherDraftFormat: return "format '\(format)' \(at): \(reason); enforced as they define it"
         case .draft4BooleanSchema: return "boolean schema \(at): \(reason)"
         }
     }
@@ -64,7 +69,7 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
     public var reason: String {
         switch kind {
         case .unknownKeyword: return detail.isEmpty ? "a keyword of no draft" : detail
-        case .otherDraftKeyword, .ignoredBesideReference, .unknownFormat, .draft4BooleanSchema: return detail
+        case .otherDraftKeyword, .ignoredBesideReference, .unknownFormat, .otherDraftFormat, .draft4BooleanSchema: return detail
         }
     }
 

@@ -33,7 +33,8 @@ struct KeywordCheck {
             if let w = warning(for: key, at: pointer, besideReference: hiddenByReference) { warnings.append(w) }
         }
         if !hiddenByReference, case .string(let name)? = o["format"], !draft.definedFormats.contains(name) {
-            warnings.append(JSONSchemaWarning(.unknownFormat, keyword: "format", pointer: pointer,
+            let kind: JSONSchemaWarning.Kind = JSONSchemaDraft.firstDefining(format: name) == nil ? .unknownFormat : .otherDraftFormat
+            warnings.append(JSONSchemaWarning(kind, keyword: "format", pointer: pointer,
                                               detail: JSONSchemaWarning.formatReason(name, draft: draft), format: name))
         }
         // Siblings of a `$ref` are still descended into: `definitions` beside a root `$ref` is where the

@@ -85,7 +85,7 @@ extension SchemaLowering {
             }
             for fm in f.formats {
                 let e: GrammarExpr
-                switch JSONFormats.support(fm.name, draft: document.draft) {
+                switch JSONFormats.support(fm.name) {
                 case .enforced(let x): e = x
                 case .undefined where options.unknownFormats == .ignore: continue
                 case .undefined, .refused: r = .unknown; continue

@@ -127,11 +127,11 @@ extension SchemaLowering {
         return .seq([.literal("\""), content])
     }
 
-    /// The content language of `format: name`, or nil for a format the schema's draft does not define
-    /// (an annotation; `compileReportingWarnings` reports it). Throws for a defined format without an
-    /// exact language, and for an undefined one when `unknownFormats` is `.refuse`.
+    /// The content language of `format: name`, or nil for a format no draft defines (an annotation;
+    /// `compileReportingWarnings` reports it). Throws for a defined format without an exact language, and
+    /// for an undefined one when `unknownFormats` is `.refuse`.
     func formatContent(_ name: String, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr? {
-        switch JSONFormats.support(name, draft: document.draft) {
+        switch JSONFormats.support(name) {
         case .enforced(let e): return e
         case .refused(let reason):
             throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: pointer, detail: "format '\(name)' cannot be enforced exactly: \(reason)")
