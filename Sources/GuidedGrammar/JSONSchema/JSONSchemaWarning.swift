@@ -38,7 +38,7 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
     /// The specifics: a likely intended keyword, the drafts that know the keyword or format, or how a
     /// draft-4 boolean schema is read.
     public let detail: String
-    /// The format name of an `.unknownFormat` warning ("" for the other kinds).
+    /// The format name of an `.unknownFormat` or `.otherDraftFormat` warning ("" for the other kinds).
     public let format: String
 
     public init(_ kind: Kind, keyword: String, pointer: String, detail: String = "", format: String = "") {

@@ -21,9 +21,10 @@ struct KeywordCheck {
     private mutating func visit(_ value: JSONValue, path: inout [String]) {
         let pointer = path.isEmpty ? "" : "/" + path.joined(separator: "/")
         if case .bool(let b) = value, draft == .draft4, !SchemaLowering.draft4AllowsBoolean(at: pointer) {
-            // The keyword holding it: the last token that is not a member name or an array index.
-            let holder = path.count >= 2 && (Int(path[path.count - 1]) != nil || SchemaKeywords.childKind(path[path.count - 2], draft: draft) == .schemaMap)
-                ? path[path.count - 2] : path.last ?? ""
+            // The keyword holding it: the last token, unless that is an array index or a member name.
+            let inMapOrArray = path.count >= 2
+                && (Int(path[path.count - 1]) != nil || SchemaKeywords.childKind(path[path.count - 2], draft: draft) == .schemaMap)
+            let holder = inMapOrArray ? path[path.count - 2] : path.last ?? ""
             warnings.append(JSONSchemaWarning(.draft4BooleanSchema, keyword: holder, pointer: pointer,
                                               detail: "draft 4 has no boolean schemas; read as in later drafts (\(b ? "true: any value" : "false: no value"))"))
         }
