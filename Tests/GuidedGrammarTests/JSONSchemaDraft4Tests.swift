@@ -52,6 +52,12 @@ import GuidedSchema
         // Booleans draft 4 allows (additionalProperties, additionalItems) are not reported.
         let allowed = #"{\#(Self.draft4),"additionalProperties":false,"items":[{}],"additionalItems":true}"#
         #expect(try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(allowed)).warnings.isEmpty)
+        // ... also under a member *named* `properties` (seven maskbench-dev schemas were refused for it).
+        let named = #"{\#(Self.draft4),"properties":{"properties":{"type":"object","additionalProperties":false}}}"#
+        #expect(try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(named)).warnings.isEmpty)
+        let closed = try JSONSchemaTestSupport.compile(named)
+        #expect(JSONSchemaTestSupport.accepts(closed, #"{"properties":{}}"#))
+        #expect(!JSONSchemaTestSupport.accepts(closed, #"{"properties":{"a":1}}"#))
     }
 
     /// `ignoredKeywords: .refuse` refuses ignored keywords, not a draft-4 boolean read leniently.

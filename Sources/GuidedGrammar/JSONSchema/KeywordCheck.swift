@@ -18,13 +18,14 @@ struct KeywordCheck {
         return check.warnings
     }
 
-    private mutating func visit(_ value: JSONValue, path: inout [String]) {
+    /// `holder` is the keyword whose value (or member or item of whose value, `inCollection`) `value` is.
+    private mutating func visit(_ value: JSONValue, path: inout [String], holder: String = "", inCollection: Bool = false) {
         let pointer = path.isEmpty ? "" : "/" + path.joined(separator: "/")
-        if case .bool(let b) = value, draft == .draft4, !SchemaLowering.draft4AllowsBoolean(at: pointer) {
-            // The keyword holding it: the last token, unless that is an array index or a member name.
-            let inMapOrArray = path.count >= 2
-                && (Int(path[path.count - 1]) != nil || SchemaKeywords.childKind(path[path.count - 2], draft: draft) == .schemaMap)
-            let holder = inMapOrArray ? path[path.count - 2] : path.last ?? ""
+        // Draft 4's own booleans are the values of `additionalProperties` and `additionalItems` (told by
+        // how the walk got here, so a member *named* `additionalProperties` is not one); others are read
+        // as later drafts read them, with a warning.
+        if case .bool(let b) = value, draft == .draft4,
+           inCollection || (holder != "additionalProperties" && holder != "additionalItems") {
             warnings.append(JSONSchemaWarning(.draft4BooleanSchema, keyword: holder, pointer: pointer,
                                               detail: "draft 4 has no boolean schemas; read as in later drafts (\(b ? "true: any value" : "false: no value"))"))
         }
@@ -47,23 +48,23 @@ struct KeywordCheck {
             defer { path.removeLast() }
             switch kind {
             case .schema:
-                visit(child, path: &path)
+                visit(child, path: &path, holder: key)
             case .schemaMap:
                 guard case .object(let m) = child else { continue }
                 for (name, sub) in m {
                     path.append(SchemaDocument.escape(name))
-                    visit(sub, path: &path)
+                    visit(sub, path: &path, holder: key, inCollection: true)
                     path.removeLast()
                 }
             case .schemaArray, .schemaOrArray:
                 if case .array(let a) = child {
                     for (i, sub) in a.enumerated() {
                         path.append(String(i))
-                        visit(sub, path: &path)
+                        visit(sub, path: &path, holder: key, inCollection: true)
                         path.removeLast()
                     }
                 } else if kind == .schemaOrArray {
-                    visit(child, path: &path)
+                    visit(child, path: &path, holder: key)
                 }
             }
         }

@@ -438,20 +438,3 @@ extension SchemaLowering {
         }
     }
 }
-
-extension SchemaLowering {
-    /// Draft 4 has no boolean schemas, except that `additionalProperties` and `additionalItems` take a
-    /// boolean (`false` forbids extra members or items). A member *named* `additionalProperties` under
-    /// `properties` (and the like) is not that keyword.
-    static func draft4AllowsBoolean(at pointer: String) -> Bool {
-        // The last two tokens, found from the end (splitting the whole pointer into strings on every
-        // `additionalProperties: false` was a few percent of lowering a large draft-4 schema).
-        let lastSlash = pointer.utf8.lastIndex(of: 0x2F)
-        let last = lastSlash.map { pointer[pointer.index(after: $0)...] } ?? pointer[...]
-        guard last == "additionalProperties" || last == "additionalItems" else { return false }
-        guard let lastSlash else { return true }
-        let head = pointer[..<lastSlash]
-        let parent = head.utf8.lastIndex(of: 0x2F).map { head[head.index(after: $0)...] } ?? head
-        return !["properties", "patternProperties", "definitions", "dependencies"].contains(parent)
-    }
-}
