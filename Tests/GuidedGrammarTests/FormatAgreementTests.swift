@@ -43,8 +43,11 @@ import GuidedSchema
                ["http://ƒøø.ßår/?∂éœ=πîx#πîüx", "urn:é", "http://[::1]/é", "x:/a", "a:\u{301}", "http://h/?\u{E000}"],
                ["//ƒøø.ßår", "http://a b", "é:b", "http://[::1", "a:\\b", "http://h/#a#b"])
         + subset("iri", ["http://h/\u{E000}", "a:\u{80}"])
+        + both("uri-reference", ["/:a", "/a:b/c", "a/b:c", "//h/:x"], ["a:b c", ":a", "é"])
         + both("iri-reference",
-               ["//ƒøø.ßår/?∂éœ=πîx#πîüx", "#ƒrägmênt", "é/b", "/âππ", "", "a/\u{301}:b", "http://x/é"],
+               // "/:\u{4FF81}B" was sampled by SoundnessDifferentialTests: the validator read its empty first
+               // segment as ":\u{4FF81}B" (a path-absolute may hold ':' in any segment).
+               ["//ƒøø.ßår/?∂éœ=πîx#πîüx", "#ƒrägmênt", "é/b", "/âππ", "", "a/\u{301}:b", "http://x/é", "/:\u{4FF81}B", "/a:b"],
                ["\\\\WINDOWS\\filëßåré", "#ƒräg\\mênt", "é:b", "a b"])
         + both("idn-hostname", ["example.com", "a-b.c"], ["-a.com", "a..b", "", "a_b"])
         + subset("idn-hostname", ["실례.테스트", "öbb.at"])
@@ -91,6 +94,7 @@ import GuidedSchema
         ("uri-template", ["{", "}", "a", ",", ":", "1", "0", "*", ".", "%", "+", "'", " ", "é", "=", "\u{80}"], 4),
         ("relative-json-pointer", ["0", "1", "+", "-", "#", "/", "~", "a"], 6),
         ("json-pointer", ["/", "~", "0", "1", "a"], 6),
+        ("duration", ["P", "T", "1", "Y", "M", "D", "W", "H", "S"], 5),
     ])
     func exhaustiveOverSmallAlphabets(_ format: String, _ alphabet: [String], _ length: Int) throws {
         let automaton = try Self.dfa(format)
@@ -108,7 +112,7 @@ import GuidedSchema
             if g != validator.isValid(.string(s)) { disagreements.append(s) }
         }
         #expect(disagreements.isEmpty, "\(format): \(disagreements.prefix(10).map(\.debugDescription))")
-        #expect(accepted > 100)
+        #expect(accepted >= 20)  // the language is not trivially empty (duration: 20 of 66,430)
     }
 }
 

@@ -200,8 +200,11 @@ enum URIFormat {
         // Scalars throughout, as in `URIReference`: a delimiter followed by a combining mark still delimits.
         if ref.scheme == nil {
             guard reference else { return false }
-            // A relative reference's first segment cannot contain ':' (it would read as a scheme).
-            if ref.authority == nil, let first = ref.path.unicodeScalars.split(separator: "/").first, first.contains(":") { return false }
+            // A relative reference's first segment cannot contain ':' (it would read as a scheme). The first
+            // segment of "/a:b" is empty (a path-absolute), so empty segments are kept.
+            if ref.authority == nil,
+               let first = ref.path.unicodeScalars.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first,
+               first.contains(":") { return false }
         }
         if let authority = ref.authority {
             var host = Substring(authority).unicodeScalars
