@@ -10,7 +10,9 @@ struct JSTSOptions {
     var output: String? = nil
     var timeout: Double = 30
     var limit: Int? = nil
-    var lenientFormats = false
+    /// `--strict-formats`: refuse formats no draft defines (`unknownFormats: .refuse`) instead of ignoring
+    /// them as the drafts say (the default).
+    var strictFormats = false
     /// Time masks and compiles by this thread's CPU time instead of the wall clock: on a shared machine
     /// it is the "one core" figure, not inflated by other processes.
     var cpuTime = false
@@ -28,24 +30,31 @@ struct JSTSOptions {
     /// which grammar states make the slow tail.
     var traceSlowMaskUs: Double? = nil
 
+    /// Why `--lenient-formats` is refused: what it asked for is the default since issue 29, and what it also
+    /// did (ignore `regex` and `uri-template`, which let invalid MaskBench instances through) is gone.
+    static let lenientFormatsRetired = "--lenient-formats is retired: formats no draft defines are ignored by default "
+        + "(the drafts' rule), every defined format is enforced or refused by name; --strict-formats refuses undefined ones"
+
     /// The options both commands take; `jsts` adds `--draft`, `maskbench` `--output`, `--timeout`, `--limit`.
     static let sharedOptions = [
         OptionSpec("--vocab", value: "FILE", help: "vocabulary: .tiktoken, tokenizer.json or SentencePiece .model (required)"),
         OptionSpec("--preset", value: "NAME", help: "pre-tokenizer of a .tiktoken file: \(VocabularyChoice.presetNames.joined(separator: ", ")) (inferred from qwen2*/qwen3.6* names)"),
         OptionSpec("--property-order", value: "ORDER", help: "object members: sets (default), declared, flexible, any or any:N"),
-        OptionSpec.flag("--lenient-formats", help: "accept unknown formats instead of refusing the schema"),
+        OptionSpec.flag("--strict-formats", help: "refuse formats no draft defines instead of ignoring them (the drafts' rule, the default)"),
+        OptionSpec.flag("--lenient-formats", help: "retired: formats no draft defines are ignored by default; exits 2 saying so"),
         OptionSpec.flag("--cpu-time", help: "time by this thread's CPU time instead of the wall clock"),
         OptionSpec("--trace-slow", value: "US", help: "print on stderr the text fed so far whenever a mask takes longer than US microseconds"),
     ]
 
     init(_ p: ParsedArguments) throws(UsageError) {
+        if p.has("--lenient-formats") { throw UsageError(JSTSOptions.lenientFormatsRetired) }
         directory = p.positionals.first ?? ""
         vocabulary = try VocabularyChoice(path: try p.required("--vocab"), presetName: p.string("--preset"))
         drafts = p.strings("--draft")
         output = p.string("--output")
         timeout = try p.double("--timeout", above: 0) ?? timeout
         limit = try p.int("--limit", in: 1...Int.max)
-        lenientFormats = p.has("--lenient-formats")
+        strictFormats = p.has("--strict-formats")
         cpuTime = p.has("--cpu-time")
         traceSlowMaskUs = try p.double("--trace-slow", atLeast: 0)
         if let v = p.string("--property-order") {
@@ -78,7 +87,7 @@ struct JSTSOptions {
     /// The compile options these flags ask for.
     func compileOptions(defaultDraft: JSONSchemaDraft = .draft2020_12) -> JSONSchemaCompileOptions {
         var options = JSONSchemaCompileOptions(propertyOrder: propertyOrder, defaultDraft: defaultDraft)
-        if lenientFormats { options.unknownFormats = .ignore }
+        options.unknownFormats = strictFormats ? .refuse : .ignore
         return options
     }
 

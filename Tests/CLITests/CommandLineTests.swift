@@ -32,15 +32,15 @@ struct CommandLineTests {
              badValue: ["--grammar", "g", "--texts", "t", "--vocab", "v.tiktoken", "--preset", "gpt9"],
              badValueLine: "guided-conformance bench: invalid value 'gpt9' for --preset: expected one of qwen2, qwen3.6"),
         Case(tool: "guided-conformance", subcommand: "jsts",
-             options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--draft"],
+             options: ["--vocab", "--preset", "--property-order", "--strict-formats", "--lenient-formats", "--cpu-time", "--trace-slow", "--draft"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--property-order", "random"],
              badValueLine: "guided-conformance jsts: invalid value 'random' for --property-order: expected sets, declared, flexible, any or any:N (N = maxMembers)"),
         Case(tool: "guided-conformance", subcommand: "maskbench",
-             options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
+             options: ["--vocab", "--preset", "--property-order", "--strict-formats", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--timeout", "-1"],
              badValueLine: "guided-conformance maskbench: invalid value '-1' for --timeout: expected a number above 0"),
         Case(tool: "guided-conformance", subcommand: "compile",
-             options: ["--property-order", "--draft", "--refuse-ignored-keywords"],
+             options: ["--property-order", "--draft", "--refuse-ignored-keywords", "--strict-formats"],
              badValue: ["schema.json", "--property-order", "random"],
              badValueLine: "guided-conformance compile: invalid value 'random' for --property-order: expected declared or sets"),
         Case(tool: "guided-conformance", subcommand: "validate-suite",
@@ -134,6 +134,33 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["demo", "--corpus", "/nope"])
         #expect(r.status == 1)
         #expect(r.err == "guided-conformance demo: cannot read /nope: no such directory\n")
+    }
+
+    /// `--lenient-formats` asked for what is now the default (and also let `regex` and `uri-template` go
+    /// unchecked): it is refused with the reason, before anything is read.
+    @Test func lenientFormatsIsRetiredWithAReason() throws {
+        for command in ["jsts", "maskbench"] {
+            let r = try ToolProcess.run("guided-conformance", [command, "DIR", "--vocab", "qwen2.tiktoken", "--lenient-formats"])
+            #expect(r.status == 2)
+            #expect(r.out.isEmpty)
+            #expect(r.firstErrLine == "guided-conformance \(command): --lenient-formats is retired: formats no draft defines are ignored "
+                    + "by default (the drafts' rule), every defined format is enforced or refused by name; --strict-formats refuses undefined ones")
+        }
+    }
+
+    @Test func compileWarnsOfUndefinedFormatsOrRefusesThem() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("format-\(UUID().uuidString).json").path
+        try #"{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"c":{"type":"string","format":"color"}}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try ToolProcess.run("guided-conformance", ["compile", path])
+        #expect(r.status == 0)
+        #expect(r.err == "warning: format 'color' at /properties/c: a format no draft defines; ignored\n")
+        #expect(r.out.hasSuffix(" rules, 1 warning\n"))
+        let strict = try ToolProcess.run("guided-conformance", ["compile", path, "--strict-formats"])
+        #expect(strict.status == 1)
+        #expect(strict.err == "guided-conformance compile: \(path): unsupported keyword 'format' at /properties/c: unknown format 'color': "
+                + "a format no draft defines (unknownFormats is .refuse)\n")
     }
 
     @Test func compileWarnsOfIgnoredKeywordsOrRefusesThem() throws {

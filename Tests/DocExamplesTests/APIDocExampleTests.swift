@@ -248,6 +248,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         func row(_ schema: String) -> [Bool] { let r = frontEnds(schema); return [r.compiles, r.imports] }
         #expect(row(#"{"allOf": [{"type": "integer"}, {"minimum": 0}]}"#) == [true, false])
         #expect(row(#"{"type": "string", "format": "regex"}"#) == [false, true])
+        #expect(row(#"{"type": "string", "format": "color"}"#) == [true, false])
         #expect(row(#"{"type": "array", "uniqueItems": true}"#) == [false, false])
         #expect(row(#"{"type": "integer", "minimum": 0}"#) == [true, true])
     }
@@ -287,8 +288,14 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         } catch {
             #expect(error.keyword == "uniqueItems")
         }
-        // The opt-in that lets the compiler take an unknown format: the string is then unconstrained.
-        #expect(throws: Never.self) {
+        // A format no draft defines is an annotation (the drafts' rule); `.refuse` is the opt-in to refuse it.
+        // `regex` is refused under either policy.
+        #expect(throws: Never.self) { try JSONSchemaCompiler.compile(text: #"{"type": "string", "format": "color"}"#) }
+        #expect(throws: JSONSchemaCompileError.self) {
+            try JSONSchemaCompiler.compile(text: #"{"type": "string", "format": "color"}"#,
+                                           options: JSONSchemaCompileOptions(unknownFormats: .refuse))
+        }
+        #expect(throws: JSONSchemaCompileError.self) {
             try JSONSchemaCompiler.compile(text: #"{"type": "string", "format": "regex"}"#,
                                            options: JSONSchemaCompileOptions(unknownFormats: .ignore))
         }

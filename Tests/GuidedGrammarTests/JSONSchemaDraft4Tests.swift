@@ -1,4 +1,5 @@
 import Testing
+import GuidedSchema
 @testable import GuidedGrammar
 
 /// Draft 4 has no boolean schemas, but its `additionalProperties` and `additionalItems` take booleans.
@@ -17,10 +18,54 @@ import Testing
         #expect(!JSONSchemaTestSupport.accepts(g, "[1,2]"))
     }
 
-    @Test func booleanSubschemaElsewhereIsRefused() {
-        let e = JSONSchemaTestSupport.error(#"{\#(Self.draft4),"properties":{"additionalProperties":true}}"#)
-        #expect(e?.kind == .invalidSchema)
-        #expect(e?.pointer == "/properties/additionalProperties")
+    /// Draft 4 has no boolean schemas elsewhere; real draft-4 schemas use them anyway, so they are read as
+    /// later drafts read them, with a warning naming the pointer (issue 29).
+    @Test func booleanSubschemaElsewhereIsReadAsInLaterDrafts() throws {
+        let schema = #"{\#(Self.draft4),"type":"object","properties":{"a":true,"b":false,"additionalProperties":true},"items":false}"#
+        let g = try JSONSchemaTestSupport.compile(schema)
+        #expect(JSONSchemaTestSupport.accepts(g, #"{"a":[1,{"x":null}],"additionalProperties":"s"}"#))
+        #expect(JSONSchemaTestSupport.accepts(g, #"{}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"b":1}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"b":null}"#))
+        let warnings = try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(schema)).warnings
+        #expect(warnings.map(\.description) == [
+            "boolean schema at /properties/a: draft 4 has no boolean schemas; read as in later drafts (true: any value)",
+            "boolean schema at /properties/b: draft 4 has no boolean schemas; read as in later drafts (false: no value)",
+            "boolean schema at /properties/additionalProperties: draft 4 has no boolean schemas; read as in later drafts (true: any value)",
+            "boolean schema at /items: draft 4 has no boolean schemas; read as in later drafts (false: no value)",
+        ])
+        #expect(warnings.map(\.kind) == Array(repeating: .draft4BooleanSchema, count: 4))
+        #expect(warnings.map(\.keyword) == ["properties", "properties", "properties", "items"])
+    }
+
+    @Test func draft4BooleansInArraysAndDependencies() throws {
+        let schema = #"{\#(Self.draft4),"anyOf":[false,{"type":"integer"}],"dependencies":{"a":false}}"#
+        let g = try JSONSchemaTestSupport.compile(schema)
+        #expect(JSONSchemaTestSupport.accepts(g, "3"))
+        #expect(!JSONSchemaTestSupport.accepts(g, "\"s\""))
+        let objects = try JSONSchemaTestSupport.compile(#"{\#(Self.draft4),"type":"object","dependencies":{"a":false}}"#)
+        #expect(JSONSchemaTestSupport.accepts(objects, #"{"b":1}"#))
+        #expect(!JSONSchemaTestSupport.accepts(objects, #"{"a":1}"#))
+        let warnings = try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(schema)).warnings
+        #expect(warnings.map(\.pointer) == ["/anyOf/0", "/dependencies/a"])
+        #expect(warnings.map(\.keyword) == ["anyOf", "dependencies"])
+        // Booleans draft 4 allows (additionalProperties, additionalItems) are not reported.
+        let allowed = #"{\#(Self.draft4),"additionalProperties":false,"items":[{}],"additionalItems":true}"#
+        #expect(try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(allowed)).warnings.isEmpty)
+        // ... also under a member *named* `properties` (seven maskbench-dev schemas were refused for it).
+        let named = #"{\#(Self.draft4),"properties":{"properties":{"type":"object","additionalProperties":false}}}"#
+        #expect(try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(named)).warnings.isEmpty)
+        let closed = try JSONSchemaTestSupport.compile(named)
+        #expect(JSONSchemaTestSupport.accepts(closed, #"{"properties":{}}"#))
+        #expect(!JSONSchemaTestSupport.accepts(closed, #"{"properties":{"a":1}}"#))
+    }
+
+    /// `ignoredKeywords: .refuse` refuses ignored keywords, not a draft-4 boolean read leniently.
+    @Test func refusingIgnoredKeywordsLeavesBooleansAlone() throws {
+        var options = JSONSchemaCompileOptions()
+        options.ignoredKeywords = .refuse
+        let g = try JSONSchemaCompiler.compile(try JSONParser.parse(#"{\#(Self.draft4),"items":true}"#), options: options)
+        #expect(JSONSchemaTestSupport.accepts(g, "[1]"))
     }
 }
 

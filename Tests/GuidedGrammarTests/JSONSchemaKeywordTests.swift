@@ -108,6 +108,12 @@ import GuidedSchema
         SchemaCase(schema: #"{"format":"json-pointer","type":"string"}"#, accept: ["\"\"", "\"/a/b~0~1\"", "\"/é\""], reject: ["\"a\"", "\"/~2\""]),
         SchemaCase(schema: #"{"format":"email","type":"string"}"#, accept: ["\"a.b@example.com\""], reject: ["\"a..b@x.com\"", "\"@x.com\"", "\"a@\""]),
         SchemaCase(schema: #"{"format":"hostname","type":"string"}"#, accept: ["\"example.com\"", "\"a-b.c\""], reject: ["\"-a.com\"", "\"a-.com\"", "\"a..b\""]),
+        SchemaCase(schema: #"{"format":"uri-template","type":"string"}"#, accept: ["\"http://x/{a}{?b,c*}\"", "\"{+p:3}\"", "\"\""], reject: ["\"{}\"", "\"{a,}\"", "\"a b\"", "\"{a:0}\""]),
+        SchemaCase(schema: #"{"format":"relative-json-pointer","type":"string"}"#, accept: ["\"0\"", "\"2/a~1b\"", "\"1#\"", "\"0+1/x\""], reject: ["\"\"", "\"01\"", "\"/a\"", "\"1#/a\""]),
+        SchemaCase(schema: #"{"format":"iri","type":"string"}"#, accept: ["\"http://é.example/ü?q=ß#ф\"", "\"urn:ex:é\""], reject: ["\"//é\"", "\"é\"", "\"http://a b\""]),
+        SchemaCase(schema: #"{"format":"iri-reference","type":"string"}"#, accept: ["\"//é/ü\"", "\"é\"", "\"#ф\""], reject: ["\"é:x\"", "\"a b\""]),
+        SchemaCase(schema: #"{"format":"idn-hostname","type":"string"}"#, accept: ["\"example.com\""], reject: ["\"-a.com\"", "\"a..b\""]),
+        SchemaCase(schema: #"{"format":"idn-email","type":"string"}"#, accept: ["\"a@example.com\""], reject: ["\"a@\"", "\"@b.c\""]),
     ]
 
     @Test(arguments: cases)
@@ -179,10 +185,14 @@ import GuidedSchema
         #expect(JSONSchemaTestSupport.accepts(explicit, "{\"b\":\"x\"}"))
     }
 
-    @Test func unknownFormatNeedsOptIn() throws {
+    /// A format the draft does not define is an annotation by default (the specification's rule), and
+    /// refused on request.
+    @Test func undefinedFormatIsIgnoredOrRefusedOnRequest() throws {
         let schema = #"{"type":"string","format":"int64"}"#
-        #expect(JSONSchemaTestSupport.error(schema)?.description == "unsupported keyword 'format' at the root: unknown format 'int64'")
-        let g = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(unknownFormats: .ignore))
+        let g = try JSONSchemaTestSupport.compile(schema)
         #expect(JSONSchemaTestSupport.accepts(g, "\"anything\""))
+        #expect(!JSONSchemaTestSupport.accepts(g, "1"))
+        #expect(JSONSchemaTestSupport.error(schema, JSONSchemaCompileOptions(unknownFormats: .refuse))?.description
+                == "unsupported keyword 'format' at the root: unknown format 'int64': a format no draft defines (unknownFormats is .refuse)")
     }
 }

@@ -126,7 +126,7 @@ struct SessionTests {
 
     @Test func refusedSchemaIsAnError() async throws {
         let session = try SessionFixture.session
-        let schema = try JSONParser.parse(#"{"type": "string", "format": "no-such-format"}"#)
+        let schema = try JSONParser.parse(#"{"type": "string", "format": "regex"}"#)
         await #expect(throws: GuidedSessionError.self) {
             _ = try await session.respond(to: "x", schema: schema)
         }

@@ -184,7 +184,7 @@ class Compiler(_Handle):
 
     def compile_json_schema(self, schema: str | dict, *, background: bool = False, **options) -> Grammar:
         """A JSON Schema (text or a dict); options as in guided_decoding.h, e.g. whitespace="compact",
-        property_order="member_sets", additional_properties="forbid", unknown_formats="ignore"."""
+        property_order="member_sets", additional_properties="forbid", unknown_formats="refuse"."""
         text = schema if isinstance(schema, str) else json.dumps(schema)
         return self.compile(JSON_SCHEMA, text, options or None, background=background)
 

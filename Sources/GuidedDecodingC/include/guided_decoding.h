@@ -153,7 +153,7 @@ gd_status gd_compiler_cache_size(gd_compiler_t *compiler, size_t *count);
  *   "property_order": "declared" (default) | "member_sets" | "any_order" | "flexible"
  *   "max_members": N (for "any_order"; default 8)
  *   "additional_properties": "allow" (default) | "forbid"   (what an absent additionalProperties means)
- *   "unknown_formats": "refuse" (default) | "ignore"
+ *   "unknown_formats": "ignore" (default: a format no draft defines is an annotation) | "refuse"
  *   "max_undeclared_properties": N
  *   "default_draft": "draft4" | "draft6" | "draft7" | "draft2019-09" | "draft2020-12" (default)
  *   "timeout_ms": N   (compile deadline; none by default)

@@ -6,8 +6,35 @@ import GuidedSchema
 /// rule is not regular or would be very large (the leap second of RFC 3339 `time`, the 253-byte limit of
 /// a host name, IP literals in e-mail domains) the stricter form is used. docs/json-schema.md lists them.
 enum JSONFormats {
-    static let known = ["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri",
-                        "uri-reference", "json-pointer"]
+    /// What the compiler does with a `format` name.
+    enum Support {
+        /// A format the draft defines, enforced as this content language.
+        case enforced(GrammarExpr)
+        /// A format the draft defines that has no exact language here: the schema is refused, never
+        /// loosened (`reason` says why).
+        case refused(reason: String)
+        /// A format no draft defines: an annotation, per every draft's "format" section.
+        case undefined
+    }
+
+    /// The formats with a content language (for any draft that defines them).
+    static let known = ["date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
+                        "ipv6", "uuid", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "json-pointer",
+                        "relative-json-pointer"]
+
+    /// Defined formats refused by name, with the reason the error gives.
+    static let refusals = [
+        "regex": "a valid ECMA-262 pattern is not a regular language (groups nest) and the validator's notion of "
+            + "valid is PCRE2's compiler, which no grammar here reproduces exactly",
+    ]
+
+    /// A format some draft defines is enforced (or refused) in a schema of any draft: `uuid` in a draft-7
+    /// schema too, as the validator checks it (JSONSchemaDraft+Formats.swift says why).
+    static func support(_ name: String) -> Support {
+        guard JSONSchemaDraft.allDefinedFormats.contains(name) else { return .undefined }
+        if let e = content(name) { return .enforced(e) }
+        return .refused(reason: refusals[name] ?? "no exact language for it")
+    }
 
     static func content(_ name: String) -> GrammarExpr? {
         switch name {
@@ -18,11 +45,18 @@ enum JSONFormats {
         case "uuid": return uuid
         case "ipv4": return ipv4
         case "ipv6": return ipv6
-        case "hostname": return hostname
-        case "email": return email
+        // The IDN forms are generated as their ASCII subset: every ASCII host name and address of these
+        // languages is a valid IDNA2008 one, and U-labels (whose rules need Unicode tables, Punycode
+        // lengths and the Bidi rule) are left out. docs/json-schema.md states it.
+        case "hostname", "idn-hostname": return hostname
+        case "email", "idn-email": return email
         case "uri": return uri
         case "uri-reference": return .alt([uri, relativeRef])
+        case "iri": return IRI.uri
+        case "iri-reference": return .alt([IRI.uri, IRI.relativeRef])
+        case "uri-template": return uriTemplate
         case "json-pointer": return jsonPointer
+        case "relative-json-pointer": return relativeJSONPointer
         default: return nil
         }
     }
@@ -156,40 +190,11 @@ enum JSONFormats {
         return .seq([local, lit("@"), hostname])
     }()
 
-    // MARK: RFC 3986
+    // MARK: RFC 3986 and RFC 3987 (JSONFormats+URI.swift)
 
-    static let unreserved = alnumSet.union(set("-._~"))
-    static let subDelims = set("!$&'()*+,;=")
-    static let pct = GrammarExpr.seq([lit("%"), hex, hex])
-    static func chars(_ extra: String) -> GrammarExpr {
-        .alt([.byteSet(unreserved.union(subDelims).union(set(extra))), pct])
-    }
-    static let pchar = chars(":@")
-    static let segment = GrammarExpr.star(pchar)
-    static let segmentNZ = GrammarExpr.plus(pchar)
-    static let pathAbEmpty = GrammarExpr.star(.seq([lit("/"), segment]))
-    static let pathAbsolute = GrammarExpr.seq([lit("/"), .optional(.seq([segmentNZ, pathAbEmpty]))])
-    static let pathRootless = GrammarExpr.seq([segmentNZ, pathAbEmpty])
-    static let authority: GrammarExpr = {
-        let userinfo = GrammarExpr.star(chars(":"))
-        let host = GrammarExpr.alt([.star(chars("")), .seq([lit("["), ipv6, lit("]")])])
-        return .seq([.optional(.seq([userinfo, lit("@")])), host, .optional(.seq([lit(":"), .star(digit)]))])
-    }()
-    static let queryOrFragment = GrammarExpr.star(chars(":@/?"))
-    static let tail = GrammarExpr.seq([.optional(.seq([lit("?"), queryOrFragment])), .optional(.seq([lit("#"), queryOrFragment]))])
-
-    static let uri: GrammarExpr = {
-        let scheme = GrammarExpr.seq([.byteSet(alphaSet), .star(.byteSet(alnumSet.union(set("+-."))))])
-        let hier = GrammarExpr.alt([.seq([lit("//"), authority, pathAbEmpty]), pathAbsolute, pathRootless, .empty])
-        return .seq([scheme, lit(":"), hier, tail])
-    }()
-
-    static let relativeRef: GrammarExpr = {
-        let nc = GrammarExpr.plus(chars("@"))
-        let pathNoScheme = GrammarExpr.seq([nc, pathAbEmpty])
-        let part = GrammarExpr.alt([.seq([lit("//"), authority, pathAbEmpty]), pathAbsolute, pathNoScheme, .empty])
-        return .seq([part, tail])
-    }()
+    static let uri = URIGrammar(international: false).uri
+    static let relativeRef = URIGrammar(international: false).relativeRef
+    static let IRI = URIGrammar(international: true)
 
     // MARK: RFC 6901
 

@@ -24,8 +24,9 @@ public enum JSONSchemaCompiler {
         try compilation(schema, options: options, budget: budget, reportWarnings: false).grammar
     }
 
-    /// Compiles `schema` and lists the keywords its draft ignores (`JSONSchemaWarning`). With
-    /// `options.ignoredKeywords == .refuse` the first of them is an `.ignoredKeyword` error instead.
+    /// Compiles `schema` and lists what its draft ignores or reads leniently (`JSONSchemaWarning`):
+    /// unknown keywords, formats the draft does not define, draft-4 boolean schemas. With
+    /// `options.ignoredKeywords == .refuse` the first ignored keyword is an `.ignoredKeyword` error instead.
     public static func compileReportingWarnings(
         _ schema: JSONValue, options: JSONSchemaCompileOptions = JSONSchemaCompileOptions(), budget: CompileBudget? = nil
     ) throws(JSONSchemaCompileError) -> JSONSchemaCompilation {
@@ -41,7 +42,7 @@ public enum JSONSchemaCompiler {
                 var warnings: [JSONSchemaWarning] = []
                 if reportWarnings || options.ignoredKeywords == .refuse {
                     warnings = KeywordCheck.warnings(in: schema, draft: document.draft)
-                    if options.ignoredKeywords == .refuse, let first = warnings.first {
+                    if options.ignoredKeywords == .refuse, let first = warnings.first(where: \.kind.isIgnoredKeyword) {
                         throw JSONSchemaCompileError(.ignoredKeyword, keyword: first.keyword, pointer: first.pointer,
                                                      detail: first.reason + " (ignoredKeywords is .refuse)")
                     }
@@ -145,11 +146,18 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         case forbid
     }
 
-    /// What to do with a `format` the compiler does not know.
+    /// What to do with a `format` no draft defines (`color`, `int64`, `semver`;
+    /// `JSONSchemaDraft.allDefinedFormats` lists the defined ones).
+    ///
+    /// Every draft says a validator must not fail a value on a format it does not know, so the default
+    /// follows the specification. Formats some draft defines are never governed by this policy: each is
+    /// enforced in a schema of any draft, or refused by name where no exact language exists (`regex`).
     public enum UnknownFormatPolicy: Sendable, Equatable {
-        /// Refuse the schema (the default: the format cannot be enforced).
+        /// Refuse the schema with an `.unsupported` error naming `format` and the pointer (strictness
+        /// for users who want every `format` to constrain).
         case refuse
-        /// Treat it as an annotation, as the 2019-09/2020-12 specifications allow. Opt-in only.
+        /// Treat it as the annotation it is: the string is not constrained, and
+        /// `compileReportingWarnings` lists an `.unknownFormat` warning. The default.
         case ignore
     }
 
@@ -212,7 +220,7 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         whitespace: Whitespace = .bounded(maxRun: 20),
         propertyOrder: PropertyOrder = .declared,
         additionalProperties: AdditionalPropertiesDefault = .allow,
-        unknownFormats: UnknownFormatPolicy = .refuse,
+        unknownFormats: UnknownFormatPolicy = .ignore,
         maxUndeclaredProperties: Int = .max,
         defaultDraft: JSONSchemaDraft = .draft2020_12,
         limits: Limits = Limits()

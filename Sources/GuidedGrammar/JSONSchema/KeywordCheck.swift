@@ -1,6 +1,7 @@
 import GuidedSchema
 
-/// Finds the keywords a schema's draft ignores (`JSONSchemaWarning`), walking every schema position the
+/// Finds the keywords a schema's draft ignores, the formats it does not define and, in draft 4, boolean
+/// schemas (`JSONSchemaWarning`), walking every schema position the
 /// draft defines: the children of `properties`, `items`, `allOf`, … as `SchemaKeywords` lists them.
 /// Keywords the draft ignores are not descended into: their values are data, not schemas, to it.
 /// Cost: one pass over the schema's objects, run only when warnings are asked for or refused.
@@ -17,12 +18,26 @@ struct KeywordCheck {
         return check.warnings
     }
 
-    private mutating func visit(_ value: JSONValue, path: inout [String]) {
-        guard case .object(let o) = value else { return }
+    /// `holder` is the keyword whose value (or member or item of whose value, `inCollection`) `value` is.
+    private mutating func visit(_ value: JSONValue, path: inout [String], holder: String = "", inCollection: Bool = false) {
         let pointer = path.isEmpty ? "" : "/" + path.joined(separator: "/")
+        // Draft 4's own booleans are the values of `additionalProperties` and `additionalItems` (told by
+        // how the walk got here, so a member *named* `additionalProperties` is not one); others are read
+        // as later drafts read them, with a warning.
+        if case .bool(let b) = value, draft == .draft4,
+           inCollection || (holder != "additionalProperties" && holder != "additionalItems") {
+            warnings.append(JSONSchemaWarning(.draft4BooleanSchema, keyword: holder, pointer: pointer,
+                                              detail: "draft 4 has no boolean schemas; read as in later drafts (\(b ? "true: any value" : "false: no value"))"))
+        }
+        guard case .object(let o) = value else { return }
         let hiddenByReference = draft.level <= JSONSchemaDraft.draft7.level && o["$ref"] != nil
         for (key, _) in o {
             if let w = warning(for: key, at: pointer, besideReference: hiddenByReference) { warnings.append(w) }
+        }
+        if !hiddenByReference, case .string(let name)? = o["format"], !draft.definedFormats.contains(name) {
+            let kind: JSONSchemaWarning.Kind = JSONSchemaDraft.firstDefining(format: name) == nil ? .unknownFormat : .otherDraftFormat
+            warnings.append(JSONSchemaWarning(kind, keyword: "format", pointer: pointer,
+                                              detail: JSONSchemaWarning.formatReason(name, draft: draft), format: name))
         }
         // Siblings of a `$ref` are still descended into: `definitions` beside a root `$ref` is where the
         // reference usually points.
@@ -33,23 +48,23 @@ struct KeywordCheck {
             defer { path.removeLast() }
             switch kind {
             case .schema:
-                visit(child, path: &path)
+                visit(child, path: &path, holder: key)
             case .schemaMap:
                 guard case .object(let m) = child else { continue }
                 for (name, sub) in m {
                     path.append(SchemaDocument.escape(name))
-                    visit(sub, path: &path)
+                    visit(sub, path: &path, holder: key, inCollection: true)
                     path.removeLast()
                 }
             case .schemaArray, .schemaOrArray:
                 if case .array(let a) = child {
                     for (i, sub) in a.enumerated() {
                         path.append(String(i))
-                        visit(sub, path: &path)
+                        visit(sub, path: &path, holder: key, inCollection: true)
                         path.removeLast()
                     }
                 } else if kind == .schemaOrArray {
-                    visit(child, path: &path)
+                    visit(child, path: &path, holder: key)
                 }
             }
         }

@@ -84,9 +84,11 @@ extension SchemaLowering {
                 }
             }
             for fm in f.formats {
-                guard let e = JSONFormats.content(fm.name) else {
-                    if options.unknownFormats == .ignore { continue }
-                    r = .unknown; continue
+                let e: GrammarExpr
+                switch JSONFormats.support(fm.name) {
+                case .enforced(let x): e = x
+                case .undefined where options.unknownFormats == .ignore: continue
+                case .undefined, .refused: r = .unknown; continue
                 }
                 if !GrammarMembership.accepts(Grammar(root: e), JSONText.encodeContent(s)) { r = .unknown }
             }

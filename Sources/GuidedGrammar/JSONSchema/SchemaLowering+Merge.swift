@@ -146,9 +146,8 @@ extension SchemaLowering {
             let node = document[c.node]
             switch node.value {
             case .bool(let b):
-                if draft == .draft4 && !Self.draft4AllowsBoolean(at: node.pointer) {
-                    throw JSONSchemaCompileError(.invalidSchema, keyword: "", pointer: node.pointer, detail: "draft 4 has no boolean schemas")
-                }
+                // Draft 4 has no boolean schemas; one is read as later drafts read it (true: any value,
+                // false: none), and `compileReportingWarnings` reports it (`.draft4BooleanSchema`).
                 if !b { out.unsatisfiable = true }
                 continue
             case .object(let o):
@@ -213,7 +212,6 @@ extension SchemaLowering {
                         case .bool(true): continue
                         case .object(let s) where s.isEmpty: continue
                         case .bool, .object:
-                            if draft == .draft4, case .bool = v { continue }  // rejected in merge
                             let dep = try document.node(at: node.pointer + "/\(kw)/" + SchemaDocument.escape(k))
                             out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
                                 [Conjunct(node: c.node, mode: .present, name: k), Conjunct(node: dep, full: true)],
@@ -369,7 +367,7 @@ extension SchemaLowering {
                         var names: [String] = []
                         for x in a { guard case .string(let s) = x else { throw invalid(kw, "arrays must hold strings") }; names.append(s) }
                         f.dependentRequired.append((k, names))
-                    case .bool where draft.level >= JSONSchemaDraft.draft6.level: continue  // flatten
+                    case .bool: continue  // a boolean schema (draft 4 too, read as later drafts do): flatten
                     case .object: continue  // a schema dependency: distributed in flatten
                     default:
                         throw invalid(kw, "values must be arrays of strings or schemas")
@@ -438,22 +436,5 @@ extension SchemaLowering {
             f.objectParts.append(ObjectPart(properties: props, patterns: patterns, additional: additional, pointer: p))
             f.objectPointer = p
         }
-    }
-}
-
-extension SchemaLowering {
-    /// Draft 4 has no boolean schemas, except that `additionalProperties` and `additionalItems` take a
-    /// boolean (`false` forbids extra members or items). A member *named* `additionalProperties` under
-    /// `properties` (and the like) is not that keyword.
-    static func draft4AllowsBoolean(at pointer: String) -> Bool {
-        // The last two tokens, found from the end (splitting the whole pointer into strings on every
-        // `additionalProperties: false` was a few percent of lowering a large draft-4 schema).
-        let lastSlash = pointer.utf8.lastIndex(of: 0x2F)
-        let last = lastSlash.map { pointer[pointer.index(after: $0)...] } ?? pointer[...]
-        guard last == "additionalProperties" || last == "additionalItems" else { return false }
-        guard let lastSlash else { return true }
-        let head = pointer[..<lastSlash]
-        let parent = head.utf8.lastIndex(of: 0x2F).map { head[head.index(after: $0)...] } ?? head
-        return !["properties", "patternProperties", "definitions", "dependencies"].contains(parent)
     }
 }

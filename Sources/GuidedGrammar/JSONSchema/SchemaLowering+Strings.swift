@@ -75,10 +75,7 @@ extension SchemaLowering {
         for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
         var formatName: String? = nil
         for fm in f.formats {
-            guard let e = JSONFormats.content(fm.name) else {
-                if options.unknownFormats == .ignore { continue }
-                throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: fm.pointer, detail: "unknown format '\(fm.name)'")
-            }
+            guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
             if formatName == fm.name { continue }
             formatName = fm.name
             parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
@@ -128,6 +125,21 @@ extension SchemaLowering {
             content = try intersectContents(parts, f)
         }
         return .seq([.literal("\""), content])
+    }
+
+    /// The content language of `format: name`, or nil for a format no draft defines (an annotation;
+    /// `compileReportingWarnings` reports it). Throws for a defined format without an exact language, and
+    /// for an undefined one when `unknownFormats` is `.refuse`.
+    func formatContent(_ name: String, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr? {
+        switch JSONFormats.support(name) {
+        case .enforced(let e): return e
+        case .refused(let reason):
+            throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: pointer, detail: "format '\(name)' cannot be enforced exactly: \(reason)")
+        case .undefined:
+            if options.unknownFormats == .ignore { return nil }
+            throw JSONSchemaCompileError(.unsupported, keyword: "format", pointer: pointer,
+                                         detail: "unknown format '\(name)': " + JSONSchemaWarning.formatReason(name, draft: document.draft) + " (unknownFormats is .refuse)")
+        }
     }
 
     /// The intersection of content languages, minus excluded strings, followed by the closing quote, as

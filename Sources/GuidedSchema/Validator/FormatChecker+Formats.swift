@@ -197,15 +197,17 @@ enum URIFormat {
             }
         }
         let ref = URIReference(s)
+        // Scalars throughout, as in `URIReference`: a delimiter followed by a combining mark still delimits.
         if ref.scheme == nil {
             guard reference else { return false }
-            // A relative reference's first segment cannot contain ':' (it would read as a scheme).
-            if let first = ref.path.split(separator: "/").first, first.contains(":"), ref.authority == nil { return false }
-        } else if let scheme = ref.scheme {
-            guard let f = scheme.utf8.first, FormatChecker.isAlpha(f) else { return false }
+            // A relative reference's first segment cannot contain ':' (it would read as a scheme). The first
+            // segment of "/a:b" is empty (a path-absolute), so empty segments are kept.
+            if ref.authority == nil,
+               let first = ref.path.unicodeScalars.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first,
+               first.contains(":") { return false }
         }
         if let authority = ref.authority {
-            var host = Substring(authority)
+            var host = Substring(authority).unicodeScalars
             if let at = host.firstIndex(of: "@") {
                 // userinfo: no second '@', no brackets.
                 let userinfo = host[..<at]
@@ -213,27 +215,31 @@ enum URIFormat {
                 host = host[host.index(after: at)...]
                 if host.contains("@") { return false }
             }
-            if host.hasPrefix("[") {
+            if host.first == "[" {
                 guard let close = host.firstIndex(of: "]") else { return false }
                 let literal = host[host.index(after: host.startIndex)..<close]
-                if !(literal.hasPrefix("v") || literal.hasPrefix("V")) && !IPAddress.isIPv6(String(literal)) { return false }
+                if !(literal.first == "v" || literal.first == "V") && !IPAddress.isIPv6(String(Substring(literal))) { return false }
                 host = host[host.index(after: close)...]
-                if !host.isEmpty { guard host.hasPrefix(":"), host.dropFirst().utf8.allSatisfy(FormatChecker.isDigit) else { return false } }
+                if let colon = host.first {
+                    guard colon == ":", host.dropFirst().allSatisfy({ ("0"..."9").contains($0) }) else { return false }
+                }
             } else {
                 if host.contains("[") || host.contains("]") { return false }
                 if let colon = host.firstIndex(of: ":") {
                     // One port after the host; an unbracketed IPv6 address has several colons.
-                    guard host[host.index(after: colon)...].utf8.allSatisfy(FormatChecker.isDigit) else { return false }
+                    guard host[host.index(after: colon)...].allSatisfy({ ("0"..."9").contains($0) }) else { return false }
                 }
             }
         }
-        if ref.path.contains("[") || ref.path.contains("]") || (ref.query ?? "").contains("[") || (ref.fragment ?? "").contains("#") {
+        let path = ref.path.unicodeScalars, query = (ref.query ?? "").unicodeScalars, fragment = (ref.fragment ?? "").unicodeScalars
+        if path.contains("[") || path.contains("]") || query.contains("[") || fragment.contains("#") {
             return false
         }
         return true
     }
 
-    /// RFC 6570 (level 4) template syntax: literals, and expressions `{op varspec,varspec}`.
+    /// RFC 6570 (level 4) template syntax: literals, and expressions `{op varspec,varspec}`. The reserved
+    /// operators `=,!@|` are refused (the RFC keeps them for future extensions).
     static func isURITemplate(_ s: String) -> Bool {
         let u = Array(s.unicodeScalars)
         var i = 0
@@ -284,13 +290,38 @@ enum URIFormat {
                 i += 3
                 continue
             }
-            if c.isASCII {
-                let b = UInt8(c.value)
-                if b <= 0x20 || b == 0x7F || "\"<>\\^`{|}".utf8.contains(b) { return false }
-            }
+            guard isTemplateLiteral(c) else { return false }
             i += 1
         }
         return true
+    }
+
+    /// RFC 6570 `literals` other than a percent-encoding: ASCII printables except space and
+    /// `"%<>\^`{|}`, and RFC 3987's `ucschar` and `iprivate`. The apostrophe is a literal, as the JSON
+    /// Schema Test Suite has it (the RFC's ABNF leaves out %x27).
+    static func isTemplateLiteral(_ c: Unicode.Scalar) -> Bool {
+        if c.isASCII {
+            let b = UInt8(c.value)
+            return b > 0x20 && b != 0x7F && !"\"%<>\\^`{|}".utf8.contains(b)
+        }
+        return isUCSChar(c) || isPrivate(c)
+    }
+
+    /// RFC 3987 `ucschar`: from U+00A0, without surrogates, the noncharacters U+FDD0–U+FDEF, the
+    /// specials U+FFF0–U+FFFF, the last two code points of every plane, and U+E0000–U+E0FFF (tags).
+    static func isUCSChar(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        if v < 0xA0 || (0xE000...0xF8FF).contains(v) || (0xFDD0...0xFDEF).contains(v) || (0xFFF0...0xFFFF).contains(v) { return false }
+        if v >= 0x10000 {
+            if v & 0xFFFF >= 0xFFFE || v >= 0xF0000 || (0xE0000...0xE0FFF).contains(v) { return false }
+        }
+        return true
+    }
+
+    /// RFC 3987 `iprivate`: the private-use areas (U+E000–U+F8FF, planes 15 and 16 less their last two).
+    static func isPrivate(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        return (0xE000...0xF8FF).contains(v) || (v >= 0xF0000 && v & 0xFFFF < 0xFFFE)
     }
 }
 

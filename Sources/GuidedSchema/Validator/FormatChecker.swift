@@ -1,5 +1,7 @@
-/// The `format` assertions: nil for a format name it does not know (JSON Schema says unknown formats are
-/// annotations), else whether the string is valid.
+/// The `format` assertions: nil for a format name no draft defines (JSON Schema says unknown formats are
+/// annotations), else whether the string is valid. A format some draft defines is checked in every draft
+/// (`uuid` in a draft-7 schema too), as python-jsonschema's `FormatChecker()` does and the MaskBench labels
+/// expect; the compiler enforces the same set (`JSONSchemaDraft.definedFormats`).
 enum FormatChecker {
     static func check(_ format: String, _ s: String, draft: JSONSchemaDraft, patternCompiles: (String) -> Bool) -> Bool? {
         switch format {

@@ -10,31 +10,34 @@ struct URIReference: Equatable {
     var fragment: String?
 
     init(_ text: String) {
-        var rest = Substring(text)
+        // Unicode scalars, not Characters: in an IRI a "/", ":" or "#" followed by a combining mark is one
+        // Character, and the delimiter would be missed.
+        var rest = Substring(text).unicodeScalars
         if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
+            fragment = String(Substring(rest[rest.index(after: hash)...]))
             rest = rest[..<hash]
         }
         if let q = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: q)...])
+            query = String(Substring(rest[rest.index(after: q)...]))
             rest = rest[..<q]
         }
-        // A scheme is letters/digits/+-. before the first ':' that precedes any '/'.
-        if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isLetter,
-            rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }),
-            !rest[..<colon].contains("/")
+        // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )) before the first ':'.
+        if let colon = rest.firstIndex(of: ":"), let first = rest.first, URIReference.isASCIILetter(first),
+            rest[..<colon].allSatisfy({ URIReference.isASCIILetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
         {
-            scheme = String(rest[..<colon])
+            scheme = String(Substring(rest[..<colon]))
             rest = rest[rest.index(after: colon)...]
         }
-        if rest.hasPrefix("//") {
+        if rest.starts(with: "//".unicodeScalars) {
             rest = rest.dropFirst(2)
             let end = rest.firstIndex(of: "/") ?? rest.endIndex
-            authority = String(rest[..<end])
+            authority = String(Substring(rest[..<end]))
             rest = rest[end...]
         }
-        path = String(rest)
+        path = String(Substring(rest))
     }
+
+    static func isASCIILetter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) }
 
     var text: String {
         var s = ""
