@@ -10,7 +10,7 @@ import GuidedDecoding
 enum SampleCommand {
     static let spec = CommandSpec(
         name: "guided-conformance sample",
-        summary: "Draw valid instances for MaskBench files without tests, from the mask, checked by the validator.",
+        summary: "Draw valid instances for MaskBench files without tests, from the mask (declared member order unless --property-order is given), checked by the validator.",
         positionals: [PositionalSpec("DIR", help: "folder of MaskBench .json files")],
         options: JSTSOptions.sharedOptions
             + [OptionSpec("--count", value: "N", help: "instances per file (default 2)"),
@@ -21,9 +21,9 @@ enum SampleCommand {
     static func run(_ args: [String]) -> Int32 { CommandRunner.run(args, spec: spec, body: body) }
 
     static func body(_ p: ParsedArguments) throws -> Int32 {
-        let run = try CorpusRun.prepare(p)
         let count = try p.int("--count", in: 1...100) ?? 2
-        let seed = UInt64(try p.int("--seed", in: 0...Int.max) ?? 1)
+        let seed = UInt64(try p.int("--seed", in: 0...1_000_000_000) ?? 1)
+        let run = try CorpusRun.prepare(p)
         // Declared order unless asked otherwise: an instance in declared order is valid under every order.
         var options = run.options.compileOptions()
         if !p.has("--property-order") { options.propertyOrder = .declared }
