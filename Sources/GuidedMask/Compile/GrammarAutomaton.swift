@@ -156,6 +156,11 @@ final class GrammarAutomaton: @unchecked Sendable {
         builder.withLock { b in b.readsAllPlainText(state, sliceEdges) }
     }
 
+    /// How many NFA states the deterministic state `state` stands for (0 for no state).
+    func nfaSetSize(_ state: Int32) -> Int {
+        builder.withLock { b in state > 0 && Int(state) < b.sets.count ? b.sets[Int(state)].count : 0 }
+    }
+
     /// Bytes of NFA-state sets the states made so far hold: how much subset construction was done, for
     /// callers that bound the work they cause.
     var setBytesBuilt: Int { builder.withLock { $0.setBytes } }

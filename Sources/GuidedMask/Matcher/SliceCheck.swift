@@ -9,21 +9,13 @@ extension GrammarMatcher {
     static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 1 << 18 }
 
-    /// The slice to use at `state`, if any. The proof on NFA states (`PlainTextProof`) comes first: it
-    /// builds no deterministic state, its answers are kept per NFA state (so every later position of the
-    /// same string, key automaton or search is answered by a lookup), and where it fails it mostly fails
-    /// at once (a start that misses a character). Then the checks on the deterministic automaton, which
-    /// build the states they explore: in a long `maxLength` string the unbounded check would explore the
-    /// chain of character positions until its budget ran out (thousands of pairs, milliseconds), so it
-    /// first gets only the few pairs an unbounded string's loop needs; then the 16-character check; the
-    /// unbounded check with its full budget runs only where all of these failed (a string with under 16
-    /// characters of room, where it fails fast); the narrower bounded slices last.
-    ///
-    /// The proof used to come first only for states standing for more than 24 NFA states. At the key
-    /// position of an object that admits undeclared members the two checks before it then built a
-    /// deterministic state per name prefix and failed at their budgets (a 64-pair check, then a
-    /// 544-pair one), before the proof passed: on the stress corpus (Corpora/stress) those failed checks
-    /// were 17 of the 47 ms spent in masks over 0.5 ms (docs/performance.md, "Tail (#27)").
+    /// The slice to use at `state`, if any. In a long `maxLength` string the unbounded check would explore
+    /// the chain of character positions until its budget ran out (thousands of pairs, milliseconds), so
+    /// it first gets only the few pairs an unbounded string's loop needs; then the 16-character check
+    /// (cheap everywhere); then the proof on NFA states (`PlainTextProof`: a key automaton with more
+    /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`); the unbounded check with
+    /// its full budget runs only where all of these failed (a string with under 16 characters of room,
+    /// where it fails fast); the narrower bounded slices last.
     ///
     /// `returnsAfter`: with an exact-room slice of r characters, whether the rule returns right after
     /// them (the end of a `maxLength` block, whose caller reads on) instead of rejecting more text.
@@ -31,9 +23,17 @@ extension GrammarMatcher {
         // Widest first: unbounded, 16, 8 (`VocabularyIndex.sliceBounds`).
         let slices = compiled.vocabulary.slices
         let unbounded = slices[0]
-        if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        // A state standing for many NFA states (an unanchored `pattern` of alternatives is a search:
+        // every word restarts at every character; a key position with a trie of undeclared names) makes
+        // each deterministic state it reaches costly to build, and the deterministic checks below would
+        // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
+        // answers carry over to the next position.
+        let proofFirst = compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize
+        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
+        // (Asked once: a second question would explore up to four more of the set's states.)
+        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
@@ -151,6 +151,10 @@ extension GrammarMatcher {
     /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
     /// lead-byte group, and a few around it).
     static var sliceLoopPairs: Int { 64 }
+    /// NFA states per deterministic state above which `chooseSlice` asks the proof first. At 256 only
+    /// searches qualified; a key position inside an undeclared member of a 153-name object (~30 NFA
+    /// states) spent 1.5 ms in deterministic checks that failed (650 states) before the proof.
+    static var proofFirstSetSize: Int { 24 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
