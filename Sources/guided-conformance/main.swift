@@ -17,6 +17,7 @@ let tool = CommandGroup(
         .init("bench", "token-by-token mask benchmark of a grammar over a texts file", run: BenchCommand.run),
         .init("jsts", "JSON Schema Test Suite through the grammar engine", run: JSTSCommand.run),
         .init("maskbench", "MaskBench protocol over a directory of schema files", run: MaskBenchCommand.run),
+        .init("sample", "draw valid instances for MaskBench files without tests (the stress corpus)", run: SampleCommand.run),
         .init("compile", "compile a JSON Schema file; report ignored keywords or why it is refused", run: CompileCommand.run),
         .init("validate-suite", "JSON Schema Test Suite through the validator", run: ValidateSuiteCommand.run),
         .init("session-bench", "overhead of the session decode loop beyond the backend's own time", run: SessionBenchCommand.run),

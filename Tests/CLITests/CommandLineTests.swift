@@ -39,6 +39,10 @@ struct CommandLineTests {
              options: ["--vocab", "--preset", "--property-order", "--strict-formats", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--timeout", "-1"],
              badValueLine: "guided-conformance maskbench: invalid value '-1' for --timeout: expected a number above 0"),
+        Case(tool: "guided-conformance", subcommand: "sample",
+             options: ["--vocab", "--preset", "--property-order", "--lenient-formats", "--cpu-time", "--trace-slow", "--count", "--seed", "--output"],
+             badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--count", "0"],
+             badValueLine: "guided-conformance sample: invalid value '0' for --count: expected an integer from 1 to 100"),
         Case(tool: "guided-conformance", subcommand: "compile",
              options: ["--property-order", "--draft", "--refuse-ignored-keywords", "--strict-formats"],
              badValue: ["schema.json", "--property-order", "random"],
@@ -118,10 +122,10 @@ struct CommandLineTests {
         let r = try ToolProcess.run("guided-conformance", ["frob"])
         #expect(r.status == 2)
         #expect(r.out.isEmpty)
-        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
+        #expect(r.firstErrLine == "guided-conformance: unknown command 'frob' (commands: demo, tokenize, bench, jsts, maskbench, sample, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
         let o = try ToolProcess.run("guided-conformance", ["--frob"])
         #expect(o.status == 2)
-        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
+        #expect(o.firstErrLine == "guided-conformance: unknown option '--frob' (commands: demo, tokenize, bench, jsts, maskbench, sample, compile, validate-suite, session-bench, tools-bench, export-roundtrip)")
     }
 
     @Test func topLevelVersionIsTheSharedConstant() throws {
