@@ -14,9 +14,15 @@ extension ReferenceRecognizer {
     public func viable(_ strings: [[UInt8]], order: [Int]? = nil) -> [Bool] {
         let order = order ?? Self.lexicographicOrder(strings)
         precondition(order.count == strings.count, "order must be a permutation of the strings' indices")
+        return walk(strings, order: order) { ok, _ in ok }
+    }
+
+    /// Feeds every string in `order`, sharing the chart's sets for common prefixes, and records
+    /// `verdict(whether every byte was read, the last set)` per string. The walk keeps one chart: the
+    /// recognizer's sets, then one set per byte of the current string's viable prefix; sets for a shared
+    /// prefix are kept, the others dropped before extending.
+    func walk(_ strings: [[UInt8]], order: [Int], verdict: (Bool, EarleySet) -> Bool) -> [Bool] {
         var result = [Bool](repeating: false, count: strings.count)
-        // The walk keeps one chart: the recognizer's sets, then one set per byte of the current string's
-        // viable prefix. Sets for a shared prefix are kept; the others are dropped before extending.
         var chart = self.chart
         let base = chart.count
         var scratch = EarleyScratch()
@@ -38,7 +44,7 @@ extension ReferenceRecognizer {
                 let set = EarleySet.build(position: Int32(chart.count), kernel: kernel, chart: chart, bnf: bnf, scratch: &scratch)
                 chart.append(set)
             }
-            result[index] = ok
+            result[index] = verdict(ok, chart[chart.count - 1])
             previous = s
         }
         return result
