@@ -6,9 +6,10 @@
 #   scripts/fuzz.sh --all SECONDS        fuzzes every target, SECONDS each
 #   scripts/fuzz.sh --replay             replays Fuzz/regressions and Fuzz/seeds through every target
 #                                        (a plain debug build, no sanitizer: fast, for CI and tests)
-#   scripts/fuzz.sh --ci                 every target for a fixed number of inputs (about 20 s each),
-#                                        seed 1, deterministic hashing, a fresh corpus: the same
-#                                        exploration on every run, so CI fails on a regression, not on luck
+#   scripts/fuzz.sh --ci [TARGET...]     every target (or those named) for a fixed number of inputs
+#                                        (about 20 s each), seed 1, deterministic hashing, a fresh corpus:
+#                                        the same exploration on every run, so CI fails on a regression,
+#                                        not on luck
 #
 # The instrumented build lives in .build-fuzz (release, ASan, coverage); corpora grow in
 # .build-fuzz/corpus/TARGET, seeded from Fuzz/seeds, Fuzz/regressions and, when ../shared is present,
@@ -165,9 +166,13 @@ case ${1:-} in
         for target in $("$bin" --list | awk '{print $1}'); do fuzz_one "$bin" "$target" "$seconds" || status=1; done
         exit $status ;;
     --ci)
+        shift
         bin=$(build_fuzzer)
         status=0
-        for target in $("$bin" --list | awk '{print $1}'); do
+        targets=("$@")
+        [ ${#targets[@]} -gt 0 ] || read -r -a targets <<<"$("$bin" --list | awk '{print $1}' | tr '\n' ' ')"
+        for target in "${targets[@]}"; do
+            "$bin" --list | awk '{print $1}' | grep -qx "$target" || { echo "fuzz: unknown target '$target'" >&2; exit 2; }
             fresh=$scratch/ci-corpus/$target
             rm -rf "$fresh"
             GUIDED_FUZZ_SEED=1 GUIDED_FUZZ_RUNS=$(ci_runs "$target") SWIFT_DETERMINISTIC_HASHING=1 \
@@ -176,7 +181,7 @@ case ${1:-} in
         done
         exit $status ;;
     ""|-h|--help)
-        sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' ;;
+        sed -n '2,/^set /p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
     *)
         target=$1 seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
         bin=$(build_fuzzer)

@@ -75,13 +75,16 @@ struct ReferenceBNFBuilder {
     var symbolCount = 0
     /// The one nonterminal without productions that every `.nothing` lowers to.
     var nothingSymbol: Int32?
+    /// Upper bounds past `ReferenceRecognizer.maximumRepeatBound` read as unbounded (see
+    /// `ReferenceRecognizer.init(_:forStringsUpTo:)`).
+    var relaxLargeUpperBounds = false
 
     init(grammar: Grammar) {
         self.grammar = grammar
         nonterminalCount = Int32(grammar.rules.count)
     }
 
-    static func build(_ grammar: Grammar) throws(ReferenceRecognizerError) -> ReferenceBNF {
+    static func build(_ grammar: Grammar, relaxLargeUpperBounds: Bool = false) throws(ReferenceRecognizerError) -> ReferenceBNF {
         guard grammar.start.index >= 0 && grammar.start.index < grammar.rules.count else {
             throw .undefinedStartRule(grammar.start)
         }
@@ -89,6 +92,7 @@ struct ReferenceBNFBuilder {
             throw .memberSets(rule: r.name)
         }
         var b = ReferenceBNFBuilder(grammar: grammar)
+        b.relaxLargeUpperBounds = relaxLargeUpperBounds
         for (i, rule) in grammar.rules.enumerated() {
             try b.addAlternatives(of: rule.body, to: Int32(i))
         }
@@ -179,8 +183,12 @@ struct ReferenceBNFBuilder {
             for p in parts { try lower(p, into: &rhs) }
         case .choice, .rule:
             rhs.append(.nt(try nonterminal(for: e)))
-        case .repeat(let body, let min, let max):
+        case .repeat(let body, let min, var max):
             guard min >= 0, max.map({ $0 >= min }) ?? true else { throw .invalidRepeat(min: min, max: max) }
+            if relaxLargeUpperBounds, let m = max, m > ReferenceRecognizer.maximumRepeatBound,
+               min <= ReferenceRecognizer.maximumRepeatBound {
+                max = nil
+            }
             let bound = max ?? min
             guard bound <= ReferenceRecognizer.maximumRepeatBound else {
                 throw .repeatTooLarge(min: min, max: max, limit: ReferenceRecognizer.maximumRepeatBound)

@@ -29,7 +29,20 @@ public struct ReferenceRecognizer: Sendable {
     var chart: [EarleySet]
 
     public init(_ grammar: Grammar) throws(ReferenceRecognizerError) {
-        bnf = try ReferenceBNFBuilder.build(grammar)
+        try self.init(bnf: ReferenceBNFBuilder.build(grammar))
+    }
+
+    /// A recognizer whose verdict on strings of at most `maximumRepeatBound` bytes is exact, for grammars
+    /// with larger upper bounds (`maxLength: 1000000`): such a `x{m,n}` is read as `x{m,}`. On a string
+    /// of L < n bytes the two agree: a derivation with more than n copies has at most L non-empty ones, so
+    /// dropping empty copies brings it to n copies, and still at least m. Prefix questions
+    /// (`allowedNextBytes`) are not exact under this reading; `accepts` on such strings is.
+    init(forMembershipOfShortStrings grammar: Grammar) throws(ReferenceRecognizerError) {
+        try self.init(bnf: ReferenceBNFBuilder.build(grammar, relaxLargeUpperBounds: true))
+    }
+
+    private init(bnf: ReferenceBNF) {
+        self.bnf = bnf
         let kernel = bnf.productionStarts[Int(bnf.augmentedStart)].map { EarleyItem(position: $0, origin: 0) }
         chart = [EarleySet.build(position: 0, kernel: kernel, chart: [], bnf: bnf)]
     }

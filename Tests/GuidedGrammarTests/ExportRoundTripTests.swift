@@ -25,4 +25,19 @@ import Testing
         #expect(report.acceptedByBoth >= 100, "too few sentences to mean much: \(report.acceptedByBoth)")
         #expect(report.agrees, "\(report.disagreementCount) disagreements, e.g. \(report.disagreements.prefix(3).map { (String(decoding: $0.text, as: UTF8.self), $0.acceptedByFirst) })\n\(exported.text)")
     }
+
+    /// A bound past the reference recognizer's expansion limit (`maxLength: 1000000` in 4 maskbench-dev
+    /// schemas) is compared anyway: on strings shorter than the bound, `x{0,1000000}` and `x*` agree.
+    @Test func largeUpperBoundsAreComparedOnShortStrings() throws {
+        let large = try Grammar(gbnf: "root ::= [a-c]{0,1000000} \"!\"")
+        #expect(throws: ReferenceRecognizerError.repeatTooLarge(min: 0, max: 1_000_000, limit: 100_000)) {
+            try ReferenceRecognizer(large)
+        }
+        let same = try GrammarDifferential.compare(large, try Grammar(gbnf: "root ::= [a-c]* \"!\""), strings: 300, seed: 2)
+        #expect(same.agrees)
+        #expect(same.acceptedByBoth >= 50)
+        let other = try GrammarDifferential.compare(large, try Grammar(gbnf: "root ::= [a-c]{0,5} \"!\""), strings: 300, seed: 2)
+        #expect(!other.agrees)
+        #expect(other.disagreements.allSatisfy { $0.acceptedByFirst && $0.text.count > 6 })
+    }
 }

@@ -41,4 +41,33 @@ import Testing
         #expect(SentenceSampler(g).hasSentences)
         #expect(SentenceSampler(g).sentence(using: &rng) == nil)
     }
+
+    /// The differential asks about a grammar's sentences only when its shortest one fits
+    /// `maximumSentence` (the fuzz target's 64 bytes): `[0-9]{1,}{2,}{2,}` has none under 4 bytes.
+    @Test func differentialLeavesOutSentencesLongerThanItsLimit() throws {
+        let g = try Grammar(gbnf: "root ::= [0-9]{1,}{2,}{2,}")
+        #expect(SentenceSampler(g).shortestSentenceLength == 4)
+        let limited = try GrammarDifferential.compare(g, g, strings: 50, seed: 3, maximumSentence: 3)
+        #expect(limited.acceptedByBoth == 0)
+        #expect(limited.agrees)
+        let full = try GrammarDifferential.compare(g, g, strings: 50, seed: 3, maximumSentence: 4)
+        #expect(full.acceptedByBoth > 0)
+        #expect(full.agrees)
+    }
+
+    /// `{2,}` stacked 23 times over a body that may be empty: every level needs two copies, none writes a
+    /// byte once the budget is spent, so each sentence would visit 2^23 bodies. Out of budget, the sampler
+    /// takes the empty way for the remaining copies, and a step limit ends any other such chain.
+    @Test func samplerEndsOnStackedRepetitionsOfAnEmptyableBody() throws {
+        let g = try Grammar(gbnf: "root ::= [0-9]{2,}{0,}" + String(repeating: "{2,}", count: 23))
+        #expect(SentenceSampler(g).shortestSentenceLength == 0)
+        var rng = DifferentialGenerator(seed: 5)
+        for _ in 0..<20 {
+            let s = try #require(SentenceSampler(g).sentence(using: &rng, budget: 16))
+            #expect(s.allSatisfy { (0x30...0x39).contains($0) })
+            #expect(s.count <= 64)
+        }
+        let empty = try Grammar(gbnf: "root ::= \"\"{0,}" + String(repeating: "{2,}", count: 30))
+        #expect(SentenceSampler(empty).sentence(using: &rng, budget: 16) == [])
+    }
 }

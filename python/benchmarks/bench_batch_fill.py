@@ -26,6 +26,9 @@ def main():
     p.add_argument("--rounds", type=int, default=200)
     p.add_argument("--json", help="write the figures here")
     p.add_argument("--cold", action="store_true", help="time first visits: the first masks of 64 new, different grammars")
+    p.add_argument("--row-times", action="store_true",
+                   help="with --cold: also time each row of fresh batches alone, one fill call per matcher (is the "
+                        "batch bounded by its slowest row?)")
     a = p.parse_args()
     gd = load(a.lib)
     import ctypes
@@ -97,6 +100,25 @@ def main():
                 times.append(batch(handles, threads))
                 del matchers
             results[threads] = {"median_us": statistics.median(times), "p90_us": sorted(times)[int(0.9 * len(times))]}
+        if a.row_times:
+            # One fill call per row on this thread: the sum is the batch's serial work, the slowest row a
+            # floor under any split of the batch by rows.
+            rows = []
+            for r in range(a.rounds):
+                matchers, _ = make_cold_batch(f"rows{r}")
+                for m in matchers:
+                    start = time.perf_counter()
+                    m.fill_bitmask_ptr(ctypes.addressof(one), words)
+                    rows.append((time.perf_counter() - start) * 1e6)
+                del matchers
+            per_batch = sum(rows) / a.rounds
+            ranked = sorted(rows)
+            slowest = ranked[-1]
+            print(f"rows alone: {len(rows)} rows, median {statistics.median(rows):.1f} us, p90 {ranked[int(0.9 * len(rows))]:.1f}, "
+                  f"p99 {ranked[int(0.99 * len(rows))]:.1f}, slowest {slowest:.1f}; sum per batch {per_batch:.1f} us; "
+                  f"share of a batch's work in its slowest row (median over rounds) "
+                  f"{statistics.median(max(rows[k * a.batch:(k + 1) * a.batch]) / sum(rows[k * a.batch:(k + 1) * a.batch]) for k in range(a.rounds)):.2f}")
+            results["rows"] = {"median_us": statistics.median(rows), "slowest_us": slowest, "sum_per_batch_us": per_batch}
     else:
         matchers, handles = make_batch("warm")
         batch(handles, 1)  # every state visited once: the steady state of a server step
@@ -108,6 +130,8 @@ def main():
           f"{os.cpu_count()} CPUs, {a.rounds} rounds")
     print("threads  median_us  p90_us  speedup")
     for threads, r in results.items():
+        if threads == "rows":
+            continue
         print(f"{threads:7d}  {r['median_us']:9.1f}  {r['p90_us']:6.1f}  {base / r['median_us']:6.2f}x")
         r["speedup"] = base / r["median_us"]
     if a.json:

@@ -65,6 +65,9 @@ public struct SentenceSampler: Sendable {
     /// Whether the grammar has any sentence at all.
     public var hasSentences: Bool { grammar.start.index < cost.count && cost[grammar.start.index].derives }
 
+    /// The length in bytes of the grammar's shortest sentence, or nil when it has none.
+    public var shortestSentenceLength: Int? { hasSentences ? cost[grammar.start.index].bytes : nil }
+
     /// Grammars whose shortest sentence is longer than this are not sampled (`[0-9]{2,}{2,}…` nested 31
     /// deep has none shorter than 2^31 bytes).
     public static let maximumShortestSentence = 1 << 16
@@ -75,17 +78,24 @@ public struct SentenceSampler: Sendable {
         guard hasSentences, cost[grammar.start.index].bytes <= Self.maximumShortestSentence else { return nil }
         var out: [UInt8] = []
         var remaining = budget
-        generate(.rule(grammar.start), &out, &remaining, &rng, depth: 0)
+        var steps = Self.maximumSteps
+        generate(.rule(grammar.start), &out, &remaining, &steps, &rng, depth: 0)
         return out
     }
 
-    private func generate(_ e: GrammarExpr, _ out: inout [UInt8], _ budget: inout Int,
+    /// Expressions a sentence may visit before the rest takes the cheapest way out: stacked repetitions
+    /// of something that may be empty (`(x{0,}){2,}` nested 20 deep) double the visits per level without
+    /// writing a byte, so the byte budget alone does not end them.
+    static let maximumSteps = 1 << 16
+
+    private func generate(_ e: GrammarExpr, _ out: inout [UInt8], _ budget: inout Int, _ steps: inout Int,
                           _ rng: inout some RandomNumberGenerator, depth: Int) {
-        // Deep recursion spends the budget: the cheapest ways out are then taken, which end.
-        if depth > 400 { budget = 0 }
+        // Deep recursion, or many visits, spend the budget: the cheapest ways out are then taken, which end.
+        steps -= 1
+        if depth > 400 || steps <= 0 { budget = 0 }
         switch e {
         case .empty, .nothing, .token: return
-        case .tokenBudget(let body, _, _): generate(body, &out, &budget, &rng, depth: depth)
+        case .tokenBudget(let body, _, _): generate(body, &out, &budget, &steps, &rng, depth: depth)
         case .bytes(let b):
             out += b
             budget -= b.count
@@ -94,9 +104,9 @@ public struct SentenceSampler: Sendable {
             if let b = members.randomElement(using: &rng) { out.append(b) }
             budget -= 1
         case .rule(let r):
-            generate(grammar.rules[r.index].body, &out, &budget, &rng, depth: depth + 1)
+            generate(grammar.rules[r.index].body, &out, &budget, &steps, &rng, depth: depth + 1)
         case .sequence(let parts):
-            for p in parts { generate(p, &out, &budget, &rng, depth: depth) }
+            for p in parts { generate(p, &out, &budget, &steps, &rng, depth: depth) }
         case .choice(let parts):
             let costs = parts.map { Self.cost(of: $0, cost) }
             var candidates = parts.indices.filter { costs[$0].derives && (budget > 0 ? costs[$0].bytes <= budget : false) }
@@ -105,7 +115,7 @@ public struct SentenceSampler: Sendable {
                 candidates = parts.indices.filter { costs[$0] == best }
             }
             guard let pick = candidates.randomElement(using: &rng) else { return }
-            generate(parts[pick], &out, &budget, &rng, depth: depth)
+            generate(parts[pick], &out, &budget, &steps, &rng, depth: depth)
         case .repeat(let body, let lo, let hi):
             let c = Self.cost(of: body, cost)
             guard c.derives else { return }
@@ -120,7 +130,12 @@ public struct SentenceSampler: Sendable {
                     if Int.random(in: 0..<8, using: &rng) == 0, let hi, hi - lo <= 64, hi * max(1, c.bytes) <= budget + 64 { n = hi }
                 }
             }
-            for _ in 0..<n { generate(body, &out, &budget, &rng, depth: depth) }
+            for _ in 0..<n {
+                // Out of budget, a body whose cheapest way is empty adds nothing: the remaining copies
+                // are that empty way (without this, `{2,}` stacked on such a body is 2^levels visits).
+                if budget <= 0 && c.bytes == 0 { break }
+                generate(body, &out, &budget, &steps, &rng, depth: depth)
+            }
         }
     }
 

@@ -10,8 +10,9 @@ personality, e.g. POST /strict/chat/completions:
   lenient   ignores response_format: plausible JSON with an invented field and the required ones missing.
   jsonmode  honours {type: json_object} only as "some JSON": an object with every declared property set
             to "Beijing" (or the string "Beijing" for non-object schemas).
-  abort     streams {"name": "Ada", "invented": ...} one short piece per event, slowly, and records how
-            many events it managed to write before the client went away.
+  abort     streams {"name": "Ada", "invented": ...} one short piece per event; after the 5th piece it
+            waits (up to 60 s) for the client to close the connection, and records how many events it
+            wrote before the client went away.
   fixable   invalid on the first request of a conversation, {"name": "Ada", "age": 36} once the
             conversation contains a correction (a second user message).
   fenced    like fixable's good answer, inside a ```json fence with a sentence after it.
@@ -25,7 +26,8 @@ With `tools` in the request (OpenAI function calling):
   lenient   ignores tool_choice and the schemas: answers text under "required", calls another tool than
             the named one, and writes {"answer": "Beijing"} as the arguments.
   toolfix   invalid arguments on the first request of a conversation, valid ones after a correction.
-  toolabort streams {"city": "Beijing", ...} as arguments, one short piece per event, slowly.
+  toolabort streams {"city": "Beijing", ...} as arguments, one short piece per event, waiting for the
+            client's cancel as abort does.
   tooldelta streams a tool-call delta whose arguments are a number (malformed wire data).
   toolnoname streams argument fragments for a call that never gets a name.
 
@@ -36,11 +38,16 @@ import argparse
 import json
 import os
 import re
+import select
 import socket
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# "abort" and "toolabort": the line after which the client must have cancelled (the role event, then the
+# 5th piece, whose bytes cannot continue the schema).
+ABORT_LINE = 5
 
 LOG = []
 LOCK = threading.Lock()
@@ -239,17 +246,28 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(line.encode())
                 self.wfile.flush()
                 entry["events_written"] += 1
-                # In "abort" mode the client must cancel after the 5th event. Past it, events come slowly
-                # (up to ~20 s in all) so that a client starved of CPU on a loaded machine still gets to
-                # cancel before the last write; a prompt client makes the next write fail at once.
-                if mode == "abort":
-                    time.sleep(0.05 if k < 6 else 0.45)
-                else:
-                    time.sleep(0.002)
+                # In "abort" mode the client must cancel once it has the 5th content event (line 5). The
+                # peer then waits for the client to close the connection before writing more, so the count
+                # of events written does not depend on how fast a loaded machine schedules the client.
+                if mode == "abort" and k == ABORT_LINE and self.client_closed_within(60):
+                    break
+                time.sleep(0.002)
         except (BrokenPipeError, ConnectionResetError):
             pass
         self.close_connection = True
 
+
+    def client_closed_within(self, seconds):
+        """Whether the client closes its end of the connection (end of file, or a reset) within `seconds`.
+        The request was read whole, so anything readable now is the close."""
+        conn = self.connection
+        readable, _, _ = select.select([conn], [], [], seconds)
+        if not readable:
+            return False
+        try:
+            return conn.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
 
     def answer_tools(self, mode, body, entry):
         """Function-calling answers (see the module doc); streamed with the arguments in pieces."""
@@ -296,7 +314,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(line.encode())
                 self.wfile.flush()
                 entry["events_written"] += 1
-                time.sleep((0.05 if k < 6 else 0.45) if mode == "toolabort" else 0.002)
+                if mode == "toolabort" and k == ABORT_LINE and self.client_closed_within(60):
+                    break
+                time.sleep(0.002)
         except (BrokenPipeError, ConnectionResetError):
             pass
         self.close_connection = True
