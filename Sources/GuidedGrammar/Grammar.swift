@@ -49,13 +49,21 @@ extension GrammarExpr {
     public static func star(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: nil) }
     public static func plus(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 1, max: nil) }
     /// `e{min,max}`, with a repetition of a repetition folded where that is exact: `(x?)*`, `(x+)?`,
-    /// `(x*)+` are `x*`, `(x+)+` is `x+`, `(x?)?` is `x?`, and `{1}` of anything is itself. Grammar text
-    /// may stack operators (`x+++`, llama.cpp reads each as one more repetition); nested, each level
-    /// doubled the compile's size estimate and the reference recognizer's work.
+    /// `(x*)+` are `x*`, `(x+)+` is `x+`, `(x?)?` is `x?`, `(x{a,}){b,}` with b ≥ 1 is `x{a·b,}`, and `{1}`
+    /// of anything is itself. Grammar text may stack operators (`x+++`, `x{1,}{2,}{2,}`, llama.cpp reads
+    /// each as one more repetition); nested, each level doubled the compile's size estimate and made the
+    /// grammar more ambiguous, which the reference recognizer pays for cubically.
     public static func repeated(_ e: GrammarExpr, min lo: Int, max hi: Int?) -> GrammarExpr {
         if lo == 1 && hi == 1 { return e }
         guard case .repeat(let inner, let a, let b) = e else { return .repeat(e, min: lo, max: hi) }
         if a == 1 && b == 1 { return .repeated(inner, min: lo, max: hi) }
+        // At least b ≥ 1 blocks of at least a copies are exactly at least a·b copies: a count m ≥ a·b splits
+        // into b − 1 blocks of a and one of the rest. (Kept nested past the bound the grammar languages
+        // can write, so that an export still reads back.)
+        if b == nil, hi == nil, lo >= 1 {
+            let (n, overflow) = a.multipliedReportingOverflow(by: lo)
+            if !overflow && n <= maximumFoldedLowerBound { return .repeat(inner, min: n, max: nil) }
+        }
         // Both of ?, * and +: the result allows zero exactly when either does, and more than one
         // exactly when either does.
         let simple: (Int, Int?) -> Bool = { m, n in (m == 0 && n == 1) || (m <= 1 && n == nil) }
@@ -64,6 +72,9 @@ extension GrammarExpr {
         let many = b == nil || hi == nil
         return .repeat(inner, min: zero ? 0 : 1, max: many ? nil : 1)
     }
+    /// The largest lower bound `repeated` folds into: the largest count GBNF, EBNF and Lark text may write.
+    static let maximumFoldedLowerBound = 1_000_000
+
     /// One byte in `range`.
     public static func byteRange(_ range: ClosedRange<UInt8>) -> GrammarExpr { .byteSet(ByteSet(range: range)) }
 }

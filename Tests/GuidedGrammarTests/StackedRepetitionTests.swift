@@ -12,6 +12,9 @@ import Testing
         ((0, 1, 0, 1), (0, 1)), ((0, 1, 0, nil), (0, nil)), ((0, 1, 1, nil), (0, nil)),
         ((0, nil, 0, 1), (0, nil)), ((0, nil, 0, nil), (0, nil)), ((0, nil, 1, nil), (0, nil)),
         ((1, nil, 0, 1), (0, nil)), ((1, nil, 0, nil), (0, nil)), ((1, nil, 1, nil), (1, nil)),
+        // unbounded over unbounded with at least one block: the product of the lower bounds
+        ((1, nil, 2, nil), (2, nil)), ((2, nil, 2, nil), (4, nil)), ((0, nil, 5, nil), (0, nil)), ((3, nil, 7, nil), (21, nil)),
+        ((1000, nil, 1000, nil), (1_000_000, nil)),
     ] as [((Int, Int?, Int, Int?), (Int, Int?))])
     func simpleOperatorsFold(_ c: ((Int, Int?, Int, Int?), (Int, Int?))) {
         let ((a, b, lo, hi), (m, n)) = c
@@ -21,6 +24,13 @@ import Testing
     @Test func countedRepetitionsDoNotFold() {
         let inner = GrammarExpr.repeat(Self.x, min: 2, max: 2)
         #expect(GrammarExpr.repeated(inner, min: 0, max: nil) == .repeat(inner, min: 0, max: nil))
+        // (x{2,})* allows 0 or at least 2 copies, not 1; a bounded outer count is not a product either;
+        // a product past what GBNF can write stays nested.
+        let twoOrMore = GrammarExpr.repeat(Self.x, min: 2, max: nil)
+        #expect(GrammarExpr.repeated(twoOrMore, min: 0, max: nil) == .repeat(twoOrMore, min: 0, max: nil))
+        #expect(GrammarExpr.repeated(twoOrMore, min: 2, max: 3) == .repeat(twoOrMore, min: 2, max: 3))
+        let big = GrammarExpr.repeat(Self.x, min: 1001, max: nil)
+        #expect(GrammarExpr.repeated(big, min: 1000, max: nil) == .repeat(big, min: 1000, max: nil))
         #expect(GrammarExpr.repeated(.repeat(Self.x, min: 0, max: 1), min: 3, max: 3) == .repeat(.repeat(Self.x, min: 0, max: 1), min: 3, max: 3))
         #expect(GrammarExpr.repeated(inner, min: 1, max: 1) == inner)
     }
@@ -28,6 +38,7 @@ import Testing
     @Test func gbnfStackedOperators() throws {
         #expect(try Grammar(gbnf: "root ::= \"x\"+*?+").startRule.body == .repeat(Self.x, min: 0, max: nil))
         #expect(try Grammar(gbnf: "root ::= \"x\"{2}{3}").startRule.body == .repeat(.repeat(Self.x, min: 2, max: 2), min: 3, max: 3))
+        #expect(try Grammar(gbnf: "root ::= \"x\"{1,}{2,}{2,}+").startRule.body == .repeat(Self.x, min: 4, max: nil))
         let deep = "root ::= \"x\"" + String(repeating: "{2}", count: 33)
         #expect(throws: GBNFError.self) { try Grammar(gbnf: deep) }
         do { _ = try Grammar(gbnf: deep) } catch {
@@ -55,11 +66,12 @@ import Testing
         #expect(full.agrees)
     }
 
-    /// `{2,}` stacked 23 times over a body that may be empty: every level needs two copies, none writes a
-    /// byte once the budget is spent, so each sentence would visit 2^23 bodies. Out of budget, the sampler
-    /// takes the empty way for the remaining copies, and a step limit ends any other such chain.
+    /// `{2,3}` stacked 23 times over a body that may be empty (bounded, so it does not fold): every level
+    /// needs two copies, none writes a byte once the budget is spent, so each sentence would visit 2^23
+    /// bodies. Out of budget, the sampler takes the empty way for the remaining copies, and a step limit
+    /// ends any other such chain.
     @Test func samplerEndsOnStackedRepetitionsOfAnEmptyableBody() throws {
-        let g = try Grammar(gbnf: "root ::= [0-9]{2,}{0,}" + String(repeating: "{2,}", count: 23))
+        let g = try Grammar(gbnf: "root ::= [0-9]{2,}{0,}" + String(repeating: "{2,3}", count: 23))
         #expect(SentenceSampler(g).shortestSentenceLength == 0)
         var rng = DifferentialGenerator(seed: 5)
         for _ in 0..<20 {
@@ -67,7 +79,7 @@ import Testing
             #expect(s.allSatisfy { (0x30...0x39).contains($0) })
             #expect(s.count <= 64)
         }
-        let empty = try Grammar(gbnf: "root ::= \"\"{0,}" + String(repeating: "{2,}", count: 30))
+        let empty = try Grammar(gbnf: "root ::= \"\"{0,}" + String(repeating: "{2,3}", count: 30))
         #expect(SentenceSampler(empty).sentence(using: &rng, budget: 16) == [])
     }
 }
