@@ -76,7 +76,7 @@ struct ReferenceBNFBuilder {
     /// The one nonterminal without productions that every `.nothing` lowers to.
     var nothingSymbol: Int32?
     /// Upper bounds past `ReferenceRecognizer.maximumRepeatBound` read as unbounded (see
-    /// `ReferenceRecognizer.init(_:forStringsUpTo:)`).
+    /// `ReferenceRecognizer.init(forMembershipOfShortStrings:)`).
     var relaxLargeUpperBounds = false
 
     init(grammar: Grammar) {

@@ -45,8 +45,9 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# "abort" and "toolabort": the line after which the client must have cancelled (the role event, then the
-# 5th piece, whose bytes cannot continue the schema).
+# "abort" and "toolabort": the line after which the client must have cancelled. In abort, line 5 is the 5th
+# content piece, whose bytes cannot continue the schema; toolabort's client cancels earlier (its line 4
+# holds the `B` of "Beijing"), so waiting after line 5 serves both.
 ABORT_LINE = 5
 
 LOG = []
