@@ -329,7 +329,12 @@ def main():
     ap.add_argument("--lifetime", type=float, default=14400,
                     help="a backstop only: the parent's death ends the peer; a whole suite on a loaded machine outlived 600 s")
     args = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(ThreadingHTTPServer):
+        # The suites connect concurrently; under load the default backlog of 5 overflowed and the kernel
+        # reset connections (a loaded run of 2026-12-02: "Recv failure: Connection reset by peer").
+        request_queue_size = 128
+
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     tmp = args.port_file + ".tmp"
     with open(tmp, "w") as f:
