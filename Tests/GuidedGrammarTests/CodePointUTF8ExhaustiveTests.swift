@@ -21,7 +21,7 @@ import Testing
     }()
 
     static func sets() -> [(String, CodePointSet)] {
-        var rng = SplitMix64(seed: 7)
+        var rng = DifferentialGenerator(seed: 7)
         var random: [ClosedRange<UInt32>] = []
         for _ in 0..<40 {
             let lo = UInt32(rng.next() % 0x110000)

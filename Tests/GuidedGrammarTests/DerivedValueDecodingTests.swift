@@ -45,7 +45,7 @@ import GuidedSchema
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .rfc3339
         let sampler = GrammarSampler(grammar)
-        var rng = SplitMix64(seed: seed)
+        var rng = DifferentialGenerator(seed: seed)
         var outcome = Outcome()
         var seen = Set<String>()
         var attempts = 0

@@ -77,7 +77,7 @@ import GuidedSchema
         let grammar = Grammar(root: JSONFormats.content(format)!)
         let sampler = GrammarSampler(grammar)
         let validator = try Self.validator(format)
-        var rng = SplitMix64(seed: 29)
+        var rng = DifferentialGenerator(seed: 29)
         var distinct = Set<String>()
         for _ in 0..<400 {
             guard let bytes = sampler.sample(&rng, depthBudget: 10, sizeBudget: 60) else { Issue.record("empty language"); return }

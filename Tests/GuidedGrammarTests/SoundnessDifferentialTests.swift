@@ -82,7 +82,7 @@ import GuidedSchema
             if !accepted && valid { t.validRejected += 1 }
         }
         guard samples > 0 else { return t }
-        var rng = SplitMix64(seed: seed)
+        var rng = DifferentialGenerator(seed: seed)
         let sampler = GrammarSampler(grammar)
         for _ in 0..<samples {
             guard let bytes = sampler.sample(&rng) else { break }

@@ -42,14 +42,14 @@ struct GrammarSampler {
     }
 
     /// One text of the language, or nil when the language is empty.
-    func sample(_ rng: inout SplitMix64, depthBudget: Int = 14, sizeBudget: Int = 400) -> [UInt8]? {
+    func sample(_ rng: inout DifferentialGenerator, depthBudget: Int = 14, sizeBudget: Int = 400) -> [UInt8]? {
         guard ruleHeight[grammar.start.index] != nil else { return nil }
         var out: [UInt8] = []
         generate(.rule(grammar.start), depth: 0, &out, &rng, depthBudget, sizeBudget)
         return out
     }
 
-    private func generate(_ e: GrammarExpr, depth: Int, _ out: inout [UInt8], _ rng: inout SplitMix64, _ depthBudget: Int, _ sizeBudget: Int) {
+    private func generate(_ e: GrammarExpr, depth: Int, _ out: inout [UInt8], _ rng: inout DifferentialGenerator, _ depthBudget: Int, _ sizeBudget: Int) {
         let closing = depth > depthBudget || out.count > sizeBudget
         switch e {
         case .empty, .nothing, .token, .tokenBudget: return

@@ -39,7 +39,7 @@ import GuidedTokenizers
         let exported = try Grammar(gbnf: try original.exported(as: .gbnf).text)
         for grammar in [original, exported] {
             var check = try ReferenceMaskCheck(grammar: grammar, index: index)
-            var rng = SeededGenerator(seed: 21)
+            var rng = SplitMix64Generator(seed: 21)
             let sampler = SentenceSampler(grammar)
             var sentences = 0
             for _ in 0..<4 {

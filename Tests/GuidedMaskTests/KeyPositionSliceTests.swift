@@ -22,7 +22,7 @@ import GuidedTokenizers
     @Test func masksAgainstReference() throws {
         let grammar = try JSONSchemaCompiler.compile(text: Self.schema)
         var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
-        var rng = SeededGenerator(seed: 27)
+        var rng = SplitMix64Generator(seed: 27)
         for text in [#"{"build_alpha": 1, "lint_zeta": -2, "other": 3}"#,
                      #"{"deploy_theta": 0, "build_alphabet_soup_and_more_text_here": 4, "é": 5}"#,
                      #"{"cache_eta": 7, "test_delta": 8}"#] {

@@ -40,7 +40,7 @@ enum SharedVocabularies {
         let url = SharedData.projectRoot.appendingPathComponent("Grammars").appendingPathComponent(file)
         let grammar = try Grammar(gbnf: String(contentsOf: url, encoding: .utf8))
         var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.index(vocabulary))
-        var rng = SeededGenerator(seed: UInt64(file.utf8.count * 31 + vocabulary.utf8.count))
+        var rng = SplitMix64Generator(seed: UInt64(file.utf8.count * 31 + vocabulary.utf8.count))
         for _ in 0..<2 {
             try check.walk(steps: 5, rng: &rng, sample: 250, fullBudget: 2_500)
         }
@@ -54,7 +54,7 @@ enum SharedVocabularies {
         var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
         let lines = try String(contentsOfFile: SharedData.path("corpora/json-instances.jsonl"), encoding: .utf8)
             .split(separator: "\n").prefix(400)
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64Generator(seed: 42)
         for line in lines.shuffled(using: &rng).prefix(3) {
             let ids = try SharedVocabularies.qwen2Tokenizer.encode(String(line))
             try check.walk(steps: min(ids.count, 12), path: ids, rng: &rng, sample: 300)
@@ -68,7 +68,7 @@ enum SharedVocabularies {
         let schema = #"{"type":"object","properties":{"t":{"type":"string","maxLength":12},"u":{"type":"string","minLength":2,"maxLength":5},"v":{"type":"array","items":{"type":"string","maxLength":3}}},"required":["t","u"],"additionalProperties":false}"#
         let grammar = try JSONSchemaCompiler.compile(text: schema)
         var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
-        var rng = SeededGenerator(seed: 12)
+        var rng = SplitMix64Generator(seed: 12)
         for text in [#"{"t": "héllo wörld!", "u": "abcde", "v": ["ab", "", "xyz"]}"#, #"{"t": "a b", "u": "xy"}"#,
                      #"{"t": "日本語のテキスト", "u": "\n\"é"}"#] {
             let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
@@ -87,7 +87,7 @@ enum SharedVocabularies {
     @Test(arguments: regexes.indices)
     func regexGrammars(index: Int) throws {
         let pattern = Self.regexes[index]
-        var rng = SeededGenerator(seed: UInt64(index) &* 104_729 &+ 3)
+        var rng = SplitMix64Generator(seed: UInt64(index) &* 104_729 &+ 3)
         let grammar = Grammar(root: try RegexLowering.compile(pattern))
         var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.index(index % 2 == 0 ? "qwen2" : "mistral"))
         for _ in 0..<2 { try check.walk(steps: 5, rng: &rng, sample: 300) }
@@ -96,7 +96,7 @@ enum SharedVocabularies {
 
     @Test(arguments: 0..<12)
     func generatedGrammars(seed: Int) throws {
-        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 1)
+        var rng = SplitMix64Generator(seed: UInt64(seed) &* 7919 &+ 1)
         let grammar = GrammarGenerator.make(&rng)
         let vocabulary = seed % 2 == 0 ? "qwen2" : "mistral"
         let check: ReferenceMaskCheck
@@ -120,7 +120,7 @@ enum GrammarGenerator {
         ByteSet(range: 0x41...0x5A), ByteSet(range: 0xC3...0xC3), ByteSet(range: 0x80...0xBF),
     ]
 
-    static func make(_ rng: inout SeededGenerator) -> Grammar {
+    static func make(_ rng: inout SplitMix64Generator) -> Grammar {
         var g = Grammar()
         let rec = g.declareRule(name: "rec")
         let root = expr(&rng, depth: 3, rec: rec)
@@ -131,7 +131,7 @@ enum GrammarGenerator {
         return g
     }
 
-    static func expr(_ rng: inout SeededGenerator, depth: Int, rec: RuleID?) -> GrammarExpr {
+    static func expr(_ rng: inout SplitMix64Generator, depth: Int, rec: RuleID?) -> GrammarExpr {
         let k = depth == 0 ? Int.random(in: 0..<2, using: &rng) : Int.random(in: 0..<6, using: &rng)
         switch k {
         case 0: return .literal(literals.randomElement(using: &rng)!)

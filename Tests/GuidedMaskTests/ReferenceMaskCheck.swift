@@ -3,19 +3,6 @@ import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
 
-/// A seeded generator (SplitMix64): same seed, same walk.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Compares the engine's mask with the brute-force reference (`ReferenceRecognizer` fed each token's
 /// bytes) along random walks, and reports every disagreement.
 struct ReferenceMaskCheck {
@@ -36,7 +23,7 @@ struct ReferenceMaskCheck {
     }
 
     /// One random walk of `steps` tokens (or along `path` when given), checking each step.
-    mutating func walk(steps: Int, path: [Int]? = nil, rng: inout SeededGenerator, sample: Int = 600, fullBudget: Int = 4_000) throws {
+    mutating func walk(steps: Int, path: [Int]? = nil, rng: inout SplitMix64Generator, sample: Int = 600, fullBudget: Int = 4_000) throws {
         var matcher = GrammarMatcher(compiled)
         var reference = try ReferenceRecognizer(grammar)
         var mask: [UInt32] = []
@@ -66,7 +53,7 @@ struct ReferenceMaskCheck {
     }
 
     private mutating func check(step: Int, matcher: GrammarMatcher, reference: ReferenceRecognizer, mask: [UInt32],
-                                rng: inout SeededGenerator, sample: Int, fullBudget: Int) {
+                                rng: inout SplitMix64Generator, sample: Int, fullBudget: Int) {
         func compare(_ id: Int) {
             if vocab.eosTokenIDs.contains(id) { return }   // checked against canTerminate above
             checks += 1

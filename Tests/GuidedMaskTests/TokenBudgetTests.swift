@@ -63,7 +63,7 @@ import GuidedTokenizers
         let (budgeted, plain) = try Self.grammar(k)
         let compiled = try MaskTestSupport.compiled(budgeted, Self.vocabulary)
         let vocab = Self.vocabulary
-        var rng = SeededGenerator(seed: UInt64(k + 7))
+        var rng = SplitMix64Generator(seed: UInt64(k + 7))
         var mismatches: [String] = []
         var cuts = 0
         for walk in 0..<60 {

@@ -49,7 +49,7 @@ struct TokenLevelCheck {
 
     /// Compares every token's bit at every step of `walks` random walks of up to `steps` tokens.
     mutating func run(walks: Int, steps: Int, seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64Generator(seed: seed)
         for w in 0..<walks {
             var matcher = GrammarMatcher(compiled)
             var reference = try ReferenceRecognizer(resolved)
