@@ -57,13 +57,16 @@ extension GrammarExpr {
         if lo == 1 && hi == 1 { return e }
         guard case .repeat(let inner, let a, let b) = e else { return .repeat(e, min: lo, max: hi) }
         if a == 1 && b == 1 { return .repeated(inner, min: lo, max: hi) }
-        // At least b ≥ 1 blocks of at least a copies are exactly at least a·b copies: a count m ≥ a·b splits
-        // into b − 1 blocks of a and one of the rest. (Kept nested past the bound the grammar languages
-        // can write, so that an export still reads back.)
-        if b == nil, hi == nil, lo >= 1 {
+        // Between lo ≥ 1 and hi (or unboundedly many) blocks of at least a copies are exactly at least a·lo
+        // copies: k ≥ lo blocks hold at least a·lo, and a count m ≥ a·lo splits into lo − 1 blocks of a and
+        // one of the rest. (Kept nested past the bound the grammar languages can write, so that an export
+        // still reads back.)
+        if b == nil, lo >= 1 {
             let (n, overflow) = a.multipliedReportingOverflow(by: lo)
             if !overflow && n <= maximumFoldedLowerBound { return .repeat(inner, min: n, max: nil) }
         }
+        // Up to hi ≥ 1 blocks of x* or x+ are x*: no block, or one block of any size.
+        if b == nil, a <= 1, lo == 0, hi.map({ $0 >= 1 }) ?? true { return .repeat(inner, min: 0, max: nil) }
         // Both of ?, * and +: the result allows zero exactly when either does, and more than one
         // exactly when either does.
         let simple: (Int, Int?) -> Bool = { m, n in (m == 0 && n == 1) || (m <= 1 && n == nil) }

@@ -20,6 +20,10 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
     /// A `.tokenBudget`: the budget counts tokens, which a byte recognizer does not see (the mask tests
     /// check budgets by brute force over token sequences).
     case tokenBudget
+    /// A bounded question (`acceptsEach(_:maximumItems:)`, `GrammarDifferential.compare(maximumItems:)`)
+    /// took more than `limit` Earley items: the recognizer is cubic on ambiguous grammars, and a caller
+    /// that must answer in bounded time (a fuzz target's oracle) leaves such a grammar uncompared.
+    case workLimitExceeded(limit: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +36,7 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
         case .memberSets(let rule): return "rule '\(rule)' tracks member sets, which the reference recognizer cannot enforce"
         case .unresolvedToken(let text): return "the token '\(text)' is not resolved to an id"
         case .tokenBudget: return "a token budget counts tokens, which the reference recognizer does not see"
+        case .workLimitExceeded(let limit): return "the question took more than \(limit) Earley items"
         }
     }
 }

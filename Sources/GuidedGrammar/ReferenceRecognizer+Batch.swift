@@ -14,14 +14,16 @@ extension ReferenceRecognizer {
     public func viable(_ strings: [[UInt8]], order: [Int]? = nil) -> [Bool] {
         let order = order ?? Self.lexicographicOrder(strings)
         precondition(order.count == strings.count, "order must be a permutation of the strings' indices")
-        return walk(strings, order: order) { ok, _ in ok }
+        return walk(strings, order: order, maximumItems: nil) { ok, _ in ok }.verdicts
     }
 
     /// Feeds every string in `order`, sharing the chart's sets for common prefixes, and records
     /// `verdict(whether every byte was read, the last set)` per string. The walk keeps one chart: the
     /// recognizer's sets, then one set per byte of the current string's viable prefix; sets for a shared
-    /// prefix are kept, the others dropped before extending.
-    func walk(_ strings: [[UInt8]], order: [Int], verdict: (Bool, EarleySet) -> Bool) -> [Bool] {
+    /// prefix are kept, the others dropped before extending. With `maximumItems`, the walk stops once its
+    /// sets took more Earley items than that, and `finished` is false (the verdicts past that point false).
+    func walk(_ strings: [[UInt8]], order: [Int], maximumItems: Int?,
+              verdict: (Bool, EarleySet) -> Bool) -> (verdicts: [Bool], finished: Bool) {
         var result = [Bool](repeating: false, count: strings.count)
         var chart = self.chart
         let base = chart.count
@@ -42,12 +44,13 @@ extension ReferenceRecognizer {
                 kernel.removeAll(keepingCapacity: true)
                 for scan in top.scans where bnf.terminals[Int(scan.terminal)].contains(byte) { kernel.append(scan.advanced) }
                 let set = EarleySet.build(position: Int32(chart.count), kernel: kernel, chart: chart, bnf: bnf, scratch: &scratch)
+                if let limit = maximumItems, scratch.processed > limit { return (result, false) }
                 chart.append(set)
             }
             result[index] = verdict(ok, chart[chart.count - 1])
             previous = s
         }
-        return result
+        return (result, true)
     }
 
     /// The indices of `strings` sorted so that their strings are in lexicographic byte order.

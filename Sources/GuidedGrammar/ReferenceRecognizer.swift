@@ -201,6 +201,7 @@ final class EarleySet: Sendable {
         for item in kernel where scratch.seen.insert(item) { scratch.work.append(item) }
 
         while let item = scratch.work.popLast() {
+            scratch.processed &+= 1
             switch bnf.symbols[Int(item.position)] {
             case .terminal(let t):
                 scans.append(Scan(terminal: t, advanced: EarleyItem(position: item.position + 1, origin: item.origin)))
@@ -240,6 +241,8 @@ final class EarleySet: Sendable {
 struct EarleyScratch {
     var seen = EarleyItemTable()
     var work: [EarleyItem] = []
+    /// Items taken from `work` over every build with this scratch: the work a bounded walk counts.
+    var processed = 0
 }
 
 /// An open-addressing hash set of Earley items (a Swift `Set` costs several times more here).

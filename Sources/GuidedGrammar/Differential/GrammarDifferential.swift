@@ -18,10 +18,13 @@ public enum GrammarDifferential {
     /// languages and their near misses hold fewer within the sampler's budgets). A grammar whose shortest
     /// sentence is longer than `maximumSentence` bytes contributes no sentences, only random text: the
     /// reference recognizers are cubic at worst, and a fuzz input like `[0-9]{1,}{2,}…{2,}` (shortest
-    /// sentence 2^16 bytes) would spend seconds on each string.
+    /// sentence 2^16 bytes) would spend seconds on each string. With `maximumItems`, each grammar's
+    /// recognizer may take that many Earley items over all the strings, else the comparison ends with
+    /// `.workLimitExceeded`: the bound a caller that must answer in bounded time (a fuzz target) sets.
     public static func compare(_ first: Grammar, _ second: Grammar, strings target: Int = 1000, seed: UInt64 = 1,
                                budget: Int = 48,
-                               maximumSentence: Int = SentenceSampler.maximumShortestSentence) throws(ReferenceRecognizerError) -> Report {
+                               maximumSentence: Int = SentenceSampler.maximumShortestSentence,
+                               maximumItems: Int? = nil) throws(ReferenceRecognizerError) -> Report {
         // Membership of strings of at most `maximumRepeatBound` bytes is exact even for grammars with
         // larger upper bounds (`maxLength: 1000000`); longer strings are not asked about.
         let a = try ReferenceRecognizer(forMembershipOfShortStrings: first)
@@ -49,8 +52,14 @@ public enum GrammarDifferential {
             }
         }
         strings.removeAll { $0.count > ReferenceRecognizer.maximumRepeatBound }
-        let left = a.acceptsEach(strings)
-        let right = b.acceptsEach(strings)
+        let left: [Bool], right: [Bool]
+        if let limit = maximumItems {
+            left = try a.acceptsEach(strings, maximumItems: limit)
+            right = try b.acceptsEach(strings, maximumItems: limit)
+        } else {
+            left = a.acceptsEach(strings)
+            right = b.acceptsEach(strings)
+        }
         var report = Report(strings: strings.count, acceptedByBoth: 0, disagreements: [], disagreementCount: 0)
         for k in strings.indices {
             if left[k] && right[k] { report.acceptedByBoth += 1 }
