@@ -51,7 +51,8 @@ final class HostileServer: Sendable {
         /// False once the server stopped or outlived its lifetime: loops in scripts test it.
         var isOpen: Bool { server.isRunning }
 
-        /// Waits until the client closed its end (or `atMost` seconds), whether or not the server stopped.
+        /// Waits until the client closed its end (or `atMost` seconds), whether or not the server stopped;
+        /// a close seen is counted in `clientCloses`.
         func awaitClientClose(atMost seconds: Double) {
             let end = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -59,9 +60,17 @@ final class HostileServer: Sendable {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&p, 1, 50) > 0 else { continue }
                 let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n <= 0 { return }
+                if n <= 0 {
+                    server.noteClientClose()
+                    return
+                }
             }
         }
+
+        /// Stalls: writes nothing until the client hangs up, for at most `Hostile.stall` seconds. A client
+        /// that ends the call by its own timer is counted in `clientCloses`; one that waited for the
+        /// server is not, whatever the scheduler did to either.
+        func stallUntilClientCloses() { awaitClientClose(atMost: Hostile.stall) }
 
         /// Sleeps up to `seconds`, in steps of 20 ms, returning early once the server stopped.
         func pause(_ seconds: Double) {
@@ -73,6 +82,7 @@ final class HostileServer: Sendable {
     private struct State {
         var stopped = false
         var attemptTimes: [Date] = []
+        var clientCloses = 0
     }
 
     let port: Int
@@ -117,6 +127,21 @@ final class HostileServer: Sendable {
     /// When each request arrived, in order.
     var attemptTimes: [Date] { state.withLock { $0.attemptTimes } }
     var attempts: Int { state.withLock { $0.attemptTimes.count } }
+    /// How many stalls (`Connection.stallUntilClientCloses`) the client ended by closing its end.
+    var clientCloses: Int { state.withLock { $0.clientCloses } }
+
+    fileprivate func noteClientClose() { state.withLock { $0.clientCloses += 1 } }
+
+    /// Whether the client hung up on every stalled attempt. Waits for the server's threads to see the
+    /// closes (the client may return its error before they do), at most `Hostile.stall` seconds.
+    func clientEndedEveryStall() async -> Bool {
+        let end = Date().addingTimeInterval(Hostile.stall)
+        while Date() < end {
+            if state.withLock({ $0.clientCloses >= $0.attemptTimes.count }) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
 
     var isRunning: Bool { !state.withLock { $0.stopped } && Date() < deadline }
 
