@@ -95,6 +95,15 @@ import GuidedTokenizers
                                            "the token <[TOOL_CALLS]> can only be named by id here (<[id]>): its text is not of the form <…>")) {
             try bracketless.exported(as: .gbnf)
         }
+        // A fuzz finding (2026-12-02): Lark's `<[1]A>` is the token with that text, which GBNF and Lark
+        // would read back as a malformed token id.
+        let idLike = try Grammar(lark: "start: <[1]A>")
+        for format in [GrammarTextFormat.gbnf, .lark] {
+            #expect(throws: GrammarExportError(.tokenNotWritable, rule: "start",
+                                               "the token <<[1]A>> can only be named by id here (<[id]>): its text starts with <[, which reads as a token id")) {
+                try idLike.exported(as: format)
+            }
+        }
         let marker = Grammar(root: .token(.marker("<tool_call>")))
         #expect(throws: GrammarExportError(.tokenNotWritable, rule: "root",
                                            "the token <<tool_call>?> stands for its text when the vocabulary has no such token: that depends on the vocabulary (write the grammar for one vocabulary, with the token's id)")) {

@@ -31,7 +31,8 @@ extension TextGrammarStyle {
         switch t.target {
         case .id(let id): return "<[\(id)]>"
         case .text(let text):
-            guard text.hasPrefix("<"), text.hasSuffix(">"), text.count > 2,
+            // `<[…>` reads back as a token id (`<[N]>`), so a text starting so has no written form.
+            guard text.hasPrefix("<"), text.hasSuffix(">"), text.count > 2, !text.hasPrefix("<["),
                   !text.dropFirst().dropLast().contains(where: { $0 == ">" || $0 == "<" || $0.isNewline }) else { return nil }
             return text
         }
@@ -40,6 +41,9 @@ extension TextGrammarStyle {
     func angleBracketRefusal(_ t: TokenReference) -> String {
         if t.fallsBackToText {
             return "the token \(t) stands for its text when the vocabulary has no such token: that depends on the vocabulary (write the grammar for one vocabulary, with the token's id)"
+        }
+        if case .text(let text) = t.target, text.hasPrefix("<[") {
+            return "the token \(t) can only be named by id here (<[id]>): its text starts with <[, which reads as a token id"
         }
         return "the token \(t) can only be named by id here (<[id]>): its text is not of the form <…>"
     }
