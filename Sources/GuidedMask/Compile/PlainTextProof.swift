@@ -41,9 +41,18 @@ struct PlainTextProof {
     /// The pairs of the exploration under way, numbered in order of discovery.
     private var pairs: [(state: Int32, u: UInt8)] = []
 
-    /// Pairs and successor links one exploration may collect before it gives up.
+    /// Pairs and successor links one exploration may collect before it gives up, and NFA states its
+    /// ε-closures may visit: a pair's closure is recomputed per pair, and a fuzzed grammar whose rule
+    /// sat under `{213}` had closures of thousands of states on tens of thousands of pairs (seconds
+    /// for one first mask). Giving up is exact: the state is then not proved and the mask walks the trie.
     static let maxPairs = 40_000
     static let maxLinks = 400_000
+    static let maxClosureStates = 2_000_000
+    /// Closure states, pairs and links all explorations of one grammar may spend together: the limits
+    /// above bound one exploration, and each deterministic state may start new ones (that fuzzed
+    /// grammar started thousands, each near its limits). Past it no new exploration starts.
+    static let maxTotalWork = 8_000_000
+    private var spent = 0
 
     init(stateCount: Int, classCount: Int) {
         known = [UInt8](repeating: 0, count: stateCount)
@@ -63,7 +72,7 @@ struct PlainTextProof {
             case 1: return true
             case 2: continue
             default:
-                if abandoned.contains(x) || explorations >= 4 { continue }
+                if abandoned.contains(x) || explorations >= 4 || spent > Self.maxTotalWork { continue }
                 explorations += 1
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
             }
@@ -98,9 +107,11 @@ struct PlainTextProof {
         var owner: [Int32] = []
         var linkPair: [Int32] = [], linkRequirement: [Int32] = []
         pairs.removeAll(keepingCapacity: true)
+        var closureStates = 0
         defer {
             for p in pairs { pairBase[Int(p.state)] = -1 }
             pairSlots.removeAll(keepingCapacity: true)
+            spent += closureStates + pairs.count + linkPair.count
         }
         guard pairNumber(start, SliceUTF8.boundary) != nil else { return false }
         var closure: [Int32] = []
@@ -125,6 +136,8 @@ struct PlainTextProof {
                     if nfa.live[Int(t)] && mark[Int(t)] != generation { mark[Int(t)] = generation; closure.append(t) }
                 }
             }
+            closureStates += closure.count
+            if closureStates > Self.maxClosureStates { abandoned.insert(start); return false }
             // Byte edges of the closure by class: one target per class in `classSingle`, lists threaded
             // through `linkNext` from `classHead` only for classes with several.
             stamp &+= 1
