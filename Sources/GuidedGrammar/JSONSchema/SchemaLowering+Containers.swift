@@ -346,6 +346,14 @@ extension SchemaLowering {
     /// One undeclared member: its name is none of `excluding`; the name space is split by which
     /// `patternProperties` patterns match, each region with the conjunction of the schemas that apply.
     mutating func undeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let key = UndeclaredKey(f, names: names, defaultAllowed: defaultAllowed)
+        if let known = undeclaredExprs[key] { return known }
+        let e = try makeUndeclaredMembers(f, excluding: names, defaultAllowed: defaultAllowed)
+        undeclaredExprs[key] = e
+        return e
+    }
+
+    private mutating func makeUndeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
         var patterns: [String] = []
         var pointerOf: [String: String] = [:]
         for p in f.objectParts { for pat in p.patterns where !patterns.contains(pat.source) { patterns.append(pat.source); pointerOf[pat.source] = p.pointer } }
@@ -424,5 +432,28 @@ extension SchemaLowering {
             regions.append(.seq([.literal("\""), key, colon, try elementExpr(nodes)]))
         }
         return .alt(regions)
+    }
+}
+
+/// Everything `undeclaredMembers` reads: the excluded names, each object part's patterns, additional
+/// schema and pointer, and the object's pointer (for errors). Equal keys give equal expressions.
+struct UndeclaredKey: Hashable {
+    struct Part: Hashable {
+        var patterns: [String]
+        var patternNodes: [Int]
+        var additional: Int?
+        var pointer: String
+    }
+    var names: [String]
+    var parts: [Part]
+    var defaultAllowed: Bool
+    var objectPointer: String
+
+    init(_ f: SchemaFacts, names: [String], defaultAllowed: Bool) {
+        self.names = names
+        parts = f.objectParts.map { Part(patterns: $0.patterns.map(\.source), patternNodes: $0.patterns.map(\.node),
+                                         additional: $0.additional, pointer: $0.pointer) }
+        self.defaultAllowed = defaultAllowed
+        objectPointer = f.objectPointer
     }
 }

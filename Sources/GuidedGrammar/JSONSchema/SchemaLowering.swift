@@ -33,8 +33,12 @@ struct SchemaLowering {
     var memberSetShapes: [Int: [MemberSetShape]] = [:]
     var memberCalls: [MemberCallKey: RuleID] = [:]
     var closeRules: [UInt64: RuleID] = [:]
-    /// The rule made for each undeclared-member expression (see `lowerObject`).
+    /// The rule made for each undeclared-member expression (see `lowerObject`), and each expression by
+    /// what it is made of (`undeclaredMembers`: the branches of nested `dependencies`/`anyOf`/`not` ask
+    /// again and again for the same names, patterns and schemas; a fuzzed schema spent 4 s rebuilding
+    /// the same name automata).
     var undeclaredRules: [GrammarExpr: RuleID] = [:]
+    var undeclaredExprs: [UndeclaredKey: GrammarExpr] = [:]
     /// The rules made for each number automaton (see `lowerNumber`).
     var numberRules: [NumberDFA: GrammarExpr] = [:]
     /// The name-exclusion trie made for each set of names (see `notIn`).
