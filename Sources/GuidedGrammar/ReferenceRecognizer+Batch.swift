@@ -14,7 +14,7 @@ extension ReferenceRecognizer {
     public func viable(_ strings: [[UInt8]], order: [Int]? = nil) -> [Bool] {
         let order = order ?? Self.lexicographicOrder(strings)
         precondition(order.count == strings.count, "order must be a permutation of the strings' indices")
-        return walk(strings, order: order, maximumItems: nil) { ok, _ in ok }.verdicts
+        return walk(strings, order: order) { ok, _ in ok }.verdicts
     }
 
     /// Feeds every string in `order`, sharing the chart's sets for common prefixes, and records
@@ -22,7 +22,7 @@ extension ReferenceRecognizer {
     /// recognizer's sets, then one set per byte of the current string's viable prefix; sets for a shared
     /// prefix are kept, the others dropped before extending. With `maximumItems`, the walk stops once its
     /// sets took more Earley items than that, and `finished` is false (the verdicts past that point false).
-    func walk(_ strings: [[UInt8]], order: [Int], maximumItems: Int?,
+    func walk(_ strings: [[UInt8]], order: [Int], maximumItems: Int = .max,
               verdict: (Bool, EarleySet) -> Bool) -> (verdicts: [Bool], finished: Bool) {
         var result = [Bool](repeating: false, count: strings.count)
         var chart = self.chart
@@ -44,7 +44,7 @@ extension ReferenceRecognizer {
                 kernel.removeAll(keepingCapacity: true)
                 for scan in top.scans where bnf.terminals[Int(scan.terminal)].contains(byte) { kernel.append(scan.advanced) }
                 let set = EarleySet.build(position: Int32(chart.count), kernel: kernel, chart: chart, bnf: bnf, scratch: &scratch)
-                if let limit = maximumItems, scratch.processed > limit { return (result, false) }
+                if scratch.processed > maximumItems { return (result, false) }
                 chart.append(set)
             }
             result[index] = verdict(ok, chart[chart.count - 1])

@@ -52,14 +52,8 @@ public enum GrammarDifferential {
             }
         }
         strings.removeAll { $0.count > ReferenceRecognizer.maximumRepeatBound }
-        let left: [Bool], right: [Bool]
-        if let limit = maximumItems {
-            left = try a.acceptsEach(strings, maximumItems: limit)
-            right = try b.acceptsEach(strings, maximumItems: limit)
-        } else {
-            left = a.acceptsEach(strings)
-            right = b.acceptsEach(strings)
-        }
+        let left = try a.acceptsEach(strings, maximumItems: maximumItems ?? .max)
+        let right = try b.acceptsEach(strings, maximumItems: maximumItems ?? .max)
         var report = Report(strings: strings.count, acceptedByBoth: 0, disagreements: [], disagreementCount: 0)
         for k in strings.indices {
             if left[k] && right[k] { report.acceptedByBoth += 1 }

@@ -3,7 +3,7 @@ extension ReferenceRecognizer {
     /// every string, with the work for common prefixes shared as in `viable(_:order:)` (strings and
     /// their near misses share long prefixes, which is how the differential tests feed them).
     public func acceptsEach(_ strings: [[UInt8]]) -> [Bool] {
-        walk(strings, order: Self.lexicographicOrder(strings), maximumItems: nil) { ok, last in ok && last.accepting }.verdicts
+        walk(strings, order: Self.lexicographicOrder(strings)) { ok, last in ok && last.accepting }.verdicts
     }
 
     /// `acceptsEach` in bounded work: past `maximumItems` Earley items over all the strings, it stops with
