@@ -39,7 +39,7 @@ let package = Package(
         // A small Swift wrapper over PCRE2 (JIT): the tokenizers' pre-tokenizer and the validator's `pattern`.
         .target(name: "PCRE2Kit", dependencies: ["CPCRE2"]),
         // The lock of the engine's shared tables (a POSIX mutex the sanitizers see).
-        .target(name: "GuidedSync"),
+        .target(name: "GuidedSync", dependencies: ["CGuidedAtomics"]),
         // Relaxed atomic loads/stores on raw memory (the lazily built automaton's tables; inline C).
         .target(name: "CGuidedAtomics"),
         .target(name: "GuidedSchema", dependencies: ["PCRE2Kit"]),
@@ -66,7 +66,10 @@ let package = Package(
         // What the C ABI adds to a mask fill (docs/performance.md): `swift run -c release guided-cabi-bench`.
         .executableTarget(name: "guided-cabi-bench", dependencies: ["GuidedDecodingC", "GuidedMask", "GuidedGrammar", "GuidedTokenizers"],
                           path: "Benchmarks/cabi-bench"),
+        // Batch fill on threads through the C ABI (docs/performance.md): `swift run -c release guided-batch-bench`.
+        .executableTarget(name: "guided-batch-bench", dependencies: ["GuidedDecodingC"], path: "Benchmarks/batch-fill"),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
+        .testTarget(name: "GuidedSyncTests", dependencies: ["GuidedSync"]),
         // GuidedMask and GuidedTokenizers: the matcher answers membership for member-set grammars, which
         // the reference recognizer cannot (Tests/GuidedGrammarTests/GrammarMembership.swift).
         .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar", "GuidedMask", "GuidedTokenizers"]),

@@ -77,6 +77,24 @@ final class HandleRegistry: Sendable {
         return unsafeDowncast(found, to: T.self)
     }
 
+    /// The objects of `handles`, all live handles of `kind`, appended to `objects` under one lock (a batch
+    /// call looks up a matcher per row). Throws for the first bad handle, naming its index.
+    func objects<T: AnyObject>(_ handles: UnsafeBufferPointer<OpaquePointer?>, _ kind: Kind, as type: T.Type,
+                               into objects: inout [T]) throws(CallError) {
+        let bad: (index: Int, handle: OpaquePointer?)? = table.withLock { t in
+            for (k, handle) in handles.enumerated() {
+                guard let handle, let i = Self.slotIndex(handle, kind, t.slots.count), t.slots[i].kind == kind,
+                      t.slots[i].generation == Self.generation(handle), let found = t.slots[i].object else { return (k, handle) }
+                objects.append(unsafeDowncast(found, to: T.self))
+            }
+            return nil
+        }
+        guard let bad else { return }
+        guard let handle = bad.handle else { throw CallError(.nullArgument, "\(kind.name) \(bad.index) is NULL") }
+        let e = Self.invalid(handle, kind)
+        throw CallError(e.status, "\(kind.name) \(bad.index): \(e.message)")
+    }
+
     /// Ends a handle; its object goes when its last user lets go.
     func remove(_ handle: OpaquePointer?, _ kind: Kind) throws(CallError) {
         guard let handle else { throw .null(kind.name) }

@@ -28,6 +28,8 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Bytes of each byte class, for forced-byte computation.
     let classBytes: [[UInt8]]
     let cache: Locked<MaskCache>
+    /// The cache's lock-free index for readers.
+    let slots: MaskCacheSlots
     /// Per state of the slice text automaton (`SliceUTF8`): the distinct (byte class, next text state)
     /// pairs of its bytes, so a slice check does one table lookup per class rather than per byte.
     let sliceEdges: [[(cls: Int, u: UInt8)]]
@@ -66,6 +68,7 @@ public final class CompiledGrammar: @unchecked Sendable {
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
         cache = Locked(MaskCache())
+        slots = MaskCacheSlots(maxKeys: 2 * limits.maxAutomatonStates + 2)
         // (Deduplicated through a flat table rather than a `Set`: hashing 2,048 pairs was a fixed tenth
         // of a millisecond on every compile.)
         let textStates = SliceUTF8.stateCount, classCount = automaton.classCount
@@ -126,24 +129,25 @@ public final class CompiledGrammar: @unchecked Sendable {
         }
     }
 
-    func cachedEntry(_ state: Int32) -> MaskCacheEntry? {
-        cache.withLock { $0.entries[state] }
+    /// The cached entry of `key` (`state * 2`, plus 1 at the bottom), unretained: the cache holds it for the
+    /// grammar's life. Lock-free (`MaskCacheSlots`) except for keys past the slots' directory.
+    @inline(__always)
+    func cachedEntry(_ key: Int32) -> Unmanaged<MaskCacheEntry>? {
+        if slots.covers(key) { return slots.entry(key) }
+        return cache.withLock { c in c.entries[key].map { Unmanaged.passUnretained($0) } }
     }
 
-    /// Stores `entry` unless another thread did first or the cache is full; returns the entry to use.
-    func store(_ entry: MaskCacheEntry, for state: Int32) -> MaskCacheEntry {
+    /// Stores `entry` unless another thread did first; returns the entry to use, unretained (the cache holds
+    /// it). Past the cache's byte budget the state is stored, and used, as dense: walked in full.
+    func store(_ entry: MaskCacheEntry, for key: Int32) -> Unmanaged<MaskCacheEntry> {
         let limit = limits.maxCacheBytes
         return cache.withLock { c in
-            if let e = c.entries[state] { return e }
-            if c.bytes + entry.byteCount > limit {
-                // Over budget: remember only that this state is walked in full.
-                let dense = MaskCacheEntry.dense
-                c.entries[state] = dense
-                return entry
-            }
-            c.entries[state] = entry
-            c.bytes += entry.byteCount
-            return entry
+            if let e = c.entries[key] { return Unmanaged.passUnretained(e) }
+            let kept = c.bytes + entry.byteCount > limit ? MaskCacheEntry.dense : entry
+            c.entries[key] = kept
+            c.bytes += kept.byteCount
+            _ = slots.publish(kept, for: key)
+            return Unmanaged.passUnretained(kept)
         }
     }
 }
@@ -172,6 +176,9 @@ struct AutomatonTables: @unchecked Sendable {
     let trieCount: Int
     let tokenBytes: UnsafeMutablePointer<UInt8>
     let tokenOffsets: UnsafeMutablePointer<UInt32>
+    /// The vocabulary trie's depth (its longest token): read here rather than through the vocabulary
+    /// index, whose reference count every thread would write.
+    let trieMaxDepth: Int
     unowned(unsafe) let automaton: GrammarAutomaton
 
     init(_ a: GrammarAutomaton, vocabulary v: VocabularyIndex) {
@@ -186,6 +193,7 @@ struct AutomatonTables: @unchecked Sendable {
         trieCount = v.nodeCount
         tokenBytes = v.tokenBytes.baseAddress!
         tokenOffsets = v.tokenOffsets.baseAddress!
+        trieMaxDepth = v.trie.maxDepth
     }
 
     /// The state after reading a byte of class `cls` in state `q` (-1: none), computing q's row first

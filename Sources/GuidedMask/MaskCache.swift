@@ -1,3 +1,5 @@
+import CGuidedAtomics
+
 /// What one automaton state contributes to a mask regardless of the stack below it.
 ///
 /// Built by walking the token trie from the state with an unknown stack underneath (a "hole"). A token
@@ -8,26 +10,45 @@
 /// makes a mask one bitmask copy plus a walk over the few tokens that contain a closing quote.
 /// States with too many uncertain tokens are `dense`: they are walked in full at mask time (their masks
 /// are sparse in practice: after a number, a literal, a closing quote).
-final class MaskCacheEntry: Sendable {
+///
+/// An entry is read by every matcher of its grammar, on any thread, at every visit of its state: its token
+/// lists are raw buffers it owns, and `slice` is not reference counted (the vocabulary index keeps every
+/// slice alive, and the grammar keeps the index), so reading an entry writes no shared reference count.
+final class MaskCacheEntry: @unchecked Sendable {
+    // @unchecked: the buffers are written only in `init` and freed in `deinit`; the rest is immutable.
     let isDense: Bool
     /// Bitmask of always-accepted tokens (`maskWords` words), or empty when `acceptedList` is used.
-    let acceptedWords: [UInt32]
+    let acceptedWords: UnsafeBufferPointer<UInt32>
     /// Always-accepted tokens, when there are few of them; with `slice`, the accepted tokens outside it.
-    let acceptedList: [UInt32]
+    let acceptedList: UnsafeBufferPointer<UInt32>
     /// Tokens to check against the real stack, in trie order.
-    let uncertain: [UInt32]
+    let uncertain: UnsafeBufferPointer<UInt32>
     /// Tokens whose only live path returns from the state's rule and goes on in the caller, by the tail
     /// the caller must read; checked against the real stack at mask time like `uncertain`.
     let suffixes: SuffixGroups
+    let hasSuffixes: Bool
     /// A slice all of whose tokens are accepted (string states): the entry then keeps only the tokens
     /// beyond it, not a 19 KB bitmask, so a grammar with thousands of string states fits the cache.
-    let slice: TokenSlice?
+    unowned(unsafe) let slice: TokenSlice?
+    /// `slice`'s members, for the mask: a call through even an unowned reference retains the slice.
+    let sliceMembers: UnsafePointer<UInt32>?
 
     static let listThreshold = 1_024
     static let dense = MaskCacheEntry()
 
     private init() {
-        isDense = true; acceptedWords = []; acceptedList = []; uncertain = []; suffixes = .empty; slice = nil
+        isDense = true; acceptedWords = Self.owned([]); acceptedList = Self.owned([]); uncertain = Self.owned([])
+        suffixes = .empty; hasSuffixes = false; slice = nil; sliceMembers = nil
+    }
+
+    deinit {
+        acceptedWords.deallocate()
+        acceptedList.deallocate()
+        uncertain.deallocate()
+    }
+
+    private static func owned(_ list: [UInt32]) -> UnsafeBufferPointer<UInt32> {
+        UnsafeBufferPointer(UnsafeMutableBufferPointer.copying(list))
     }
 
     /// An entry over `slice`: `accepted` (its members plus what the walk of the rest trie added) is
@@ -35,18 +56,19 @@ final class MaskCacheEntry: Sendable {
     init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
         isDense = false
         self.slice = slice
+        sliceMembers = UnsafePointer(slice.members.baseAddress!)
         var extra: [UInt32] = []
         accepted.withUnsafeBufferPointer { a in
-            slice.members.withUnsafeBufferPointer { m in
-                for w in 0..<min(a.count, m.count) where a[w] & ~m[w] != 0 {
-                    Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
-                }
+            let m = slice.members
+            for w in 0..<min(a.count, m.count) where a[w] & ~m[w] != 0 {
+                Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
             }
         }
-        acceptedList = extra
-        acceptedWords = []
-        self.uncertain = uncertain
+        acceptedList = Self.owned(extra)
+        acceptedWords = Self.owned([])
+        self.uncertain = Self.owned(uncertain)
         self.suffixes = suffixes
+        hasSuffixes = !suffixes.isEmpty
     }
 
     /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
@@ -55,6 +77,7 @@ final class MaskCacheEntry: Sendable {
     init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
         isDense = false
         slice = nil
+        sliceMembers = nil
         var list: [UInt32] = []
         let few: Bool = acceptedWords.withUnsafeBufferPointer { a in
             // Two words at a time: one population count and one zero test per pair.
@@ -72,14 +95,15 @@ final class MaskCacheEntry: Sendable {
             return true
         }
         if few {
-            self.acceptedList = list
-            self.acceptedWords = []
+            self.acceptedList = Self.owned(list)
+            self.acceptedWords = Self.owned([])
         } else {
-            self.acceptedWords = acceptedWords
-            self.acceptedList = []
+            self.acceptedWords = Self.owned(acceptedWords)
+            self.acceptedList = Self.owned([])
         }
-        self.uncertain = uncertain
+        self.uncertain = Self.owned(uncertain)
         self.suffixes = suffixes
+        hasSuffixes = !suffixes.isEmpty
     }
 
     /// Appends the token ids whose bits are set in mask word `word` (LSB-first).
@@ -95,8 +119,76 @@ final class MaskCacheEntry: Sendable {
     var byteCount: Int { 64 + acceptedWords.count * 4 + acceptedList.count * 4 + uncertain.count * 4 + suffixes.byteCount }
 }
 
-/// The per-grammar cache, keyed by automaton state.
+/// The per-grammar cache, keyed by automaton state (`state * 2`, plus 1 for a stack of one frame). Written
+/// under the grammar's lock; `slots` is its lock-free index for readers.
 struct MaskCache: ~Copyable {
     var entries: [Int32: MaskCacheEntry] = [:]
     var bytes = 0
+}
+
+/// Lock-free reads of a grammar's mask cache: one pointer slot per key, published once.
+///
+/// Every mask reads the cache once per live stack, from every thread that fills a mask of the grammar: a
+/// lock there (one shared cache line that every reader writes) cost more than the mask itself when many
+/// matchers of one grammar filled a batch on 8 threads. Here a reader makes two acquire loads and writes
+/// nothing. Slots come in chunks of 1,024 keys, allocated as states are cached (states are numbered as
+/// they are built, so a grammar of a hundred states uses one chunk); the directory of chunks covers the
+/// keys of `maxAutomatonStates` states. A slot, once set, never changes: entries are never evicted (past
+/// the cache's byte budget a state is cached as dense instead), and each holds one reference, released
+/// with the grammar.
+final class MaskCacheSlots: @unchecked Sendable {
+    // @unchecked: `directory` and the chunks are written only through `guided_store_ptr_release`, by the
+    // one thread that holds the grammar's cache lock, and read through `guided_load_ptr_acquire`.
+    static let chunkBits = 10
+    private let directory: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let chunkCount: Int
+
+    init(maxKeys: Int) {
+        chunkCount = (max(1, maxKeys) + (1 << Self.chunkBits) - 1) >> Self.chunkBits
+        directory = .allocate(capacity: chunkCount)
+        directory.initialize(repeating: nil, count: chunkCount)
+    }
+
+    deinit {
+        for c in 0..<chunkCount {
+            guard let chunk = directory[c]?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) else { continue }
+            for k in 0..<(1 << Self.chunkBits) {
+                if let entry = chunk[k] { Unmanaged<MaskCacheEntry>.fromOpaque(entry).release() }
+            }
+            chunk.deallocate()
+        }
+        directory.deallocate()
+    }
+
+    /// Whether `key` has a slot (else the cache's dictionary alone holds it).
+    @inline(__always)
+    func covers(_ key: Int32) -> Bool { key >= 0 && Int(key) >> Self.chunkBits < chunkCount }
+
+    /// The entry of `key`, if one was published; unretained: the slots hold it for the grammar's life.
+    @inline(__always)
+    func entry(_ key: Int32) -> Unmanaged<MaskCacheEntry>? {
+        let c = Int(key) >> Self.chunkBits
+        guard key >= 0, c < chunkCount,
+              let chunk = guided_load_ptr_acquire(UnsafeRawPointer(directory + c).assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
+        else { return nil }
+        let slot = chunk.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) + (Int(key) & ((1 << Self.chunkBits) - 1))
+        return guided_load_ptr_acquire(slot).map { Unmanaged<MaskCacheEntry>.fromOpaque($0) }
+    }
+
+    /// Publishes `entry` for `key` (not set before). Only under the grammar's cache lock. Returns false
+    /// for a key outside the directory (then readers take the locked path).
+    func publish(_ entry: MaskCacheEntry, for key: Int32) -> Bool {
+        let c = Int(key) >> Self.chunkBits
+        guard key >= 0, c < chunkCount else { return false }
+        var chunk = directory[c]
+        if chunk == nil {
+            let fresh = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1 << Self.chunkBits)
+            fresh.initialize(repeating: nil, count: 1 << Self.chunkBits)
+            guided_store_ptr_release(directory + c, UnsafeMutableRawPointer(fresh))
+            chunk = UnsafeMutableRawPointer(fresh)
+        }
+        let slot = chunk!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) + (Int(key) & ((1 << Self.chunkBits) - 1))
+        guided_store_ptr_release(slot, Unmanaged.passRetained(entry).toOpaque())
+        return true
+    }
 }

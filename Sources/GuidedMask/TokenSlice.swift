@@ -10,11 +10,14 @@ import GuidedTokenizers
 /// so the mask is this set's bits plus a walk of `rest`: the trie of the other tokens only (12k nodes
 /// instead of 333k for Qwen2). The idea is llguidance's "slices"; the check and layout here are ours.
 final class TokenSlice: @unchecked Sendable {
-    // @unchecked: `restNodes` is written only in `init` and freed in `deinit`; the rest is immutable.
+    // @unchecked: `members` and `restNodes` are written only in `init` and freed in `deinit`; the rest is
+    // immutable.
     /// Characters per token at most (`Int.max`: any number).
     let maxCharacters: Int
-    /// Bitmask (`maskWords` words) of the tokens in the slice.
-    let members: [UInt32]
+    /// Bitmask (`maskWords` words) of the tokens in the slice. A raw buffer, not an array: every mask of a
+    /// string state copies it, from every thread at once, and an array would be retained and released
+    /// (one shared reference count, written by every thread) at each copy.
+    let members: UnsafeMutableBufferPointer<UInt32>
     /// Trie of every other non-special token.
     let rest: TokenTrie
     let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
@@ -30,7 +33,7 @@ final class TokenSlice: @unchecked Sendable {
     init(vocabulary: TokenVocabulary, counts: [UInt8], maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
         self.maxCharacters = maxCharacters
         let bits = Self.members(counts, maxCharacters: maxCharacters, maskWords: maskWords)
-        members = bits
+        members = .copying(bits)
         rest = try TokenTrie(vocabulary: vocabulary, including: { bits[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 })
         restNodes = .allocate(capacity: max(1, rest.nodes.count))
         _ = restNodes.initialize(from: rest.nodes)
@@ -46,7 +49,7 @@ final class TokenSlice: @unchecked Sendable {
     init(plainUpTo maxCharacters: Int, counts: [UInt8], sharing unbounded: TokenSlice) {
         precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
         self.maxCharacters = maxCharacters
-        members = Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count)
+        members = UnsafeMutableBufferPointer.copying(Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count))
         rest = unbounded.rest
         restNodes = unbounded.restNodes
         restOwner = unbounded
@@ -62,7 +65,7 @@ final class TokenSlice: @unchecked Sendable {
          vocabulary: TokenVocabulary, sharing unbounded: TokenSlice) throws(TokenTrieError) {
         precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
         self.maxCharacters = maxCharacters
-        members = bits
+        members = .copying(bits)
         rest = unbounded.rest
         restNodes = unbounded.restNodes
         restOwner = unbounded
@@ -76,6 +79,7 @@ final class TokenSlice: @unchecked Sendable {
     deinit {
         if restOwner == nil { restNodes.deallocate() }
         gapNodes?.deallocate()
+        members.deallocate()
     }
 
     /// Bitmask of the tokens whose `counts` entry is 1 ... `maxCharacters`.

@@ -19,7 +19,9 @@ public final class VocabularyIndex: @unchecked Sendable {
     let tokenBytes: UnsafeMutableBufferPointer<UInt8>
     let tokenOffsets: UnsafeMutableBufferPointer<UInt32>
     /// `(primary, duplicate)` token pairs, flattened.
-    let duplicatePairs: [UInt32]
+    let duplicatePairs: UnsafeMutableBufferPointer<UInt32>
+    /// The end-of-sequence ids within the vocabulary's size, for the end of every mask.
+    let maskEOS: UnsafeMutableBufferPointer<Int>
     /// Plain-string-text token sets, widest first (see `TokenSlice`).
     let slices: [TokenSlice]
     /// `exactSlices[r]`: the plain tokens of at most r characters (r < `exactSliceBound`), sharing the
@@ -55,7 +57,10 @@ public final class VocabularyIndex: @unchecked Sendable {
         _ = tokenBytes.initialize(from: vocabulary.bytes)
         tokenOffsets = .allocate(capacity: vocabulary.offsets.count)
         _ = tokenOffsets.initialize(from: vocabulary.offsets)
-        duplicatePairs = trie.duplicates.flatMap { [$0.primary, $0.duplicate] }
+        // Raw buffers, like the trie's: every mask reads them, from every thread, and an array would be
+        // retained and released there (a reference count all threads write).
+        duplicatePairs = .copying(trie.duplicates.flatMap { [$0.primary, $0.duplicate] })
+        maskEOS = .copying(vocabulary.eosTokenIDs.filter { $0 >= 0 && $0 < vocabulary.size })
         let counts = TokenSlice.plainCharacterCounts(vocabulary)
         plainCounts = counts
         var ascii = [ASCIISet](repeating: ASCIISet(), count: counts.count)
@@ -80,6 +85,8 @@ public final class VocabularyIndex: @unchecked Sendable {
         nodes.deallocate()
         tokenBytes.deallocate()
         tokenOffsets.deallocate()
+        duplicatePairs.deallocate()
+        maskEOS.deallocate()
     }
 
     var nodeCount: Int { trie.nodes.count }

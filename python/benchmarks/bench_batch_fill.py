@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import time
 
@@ -66,11 +67,15 @@ def main():
             matchers.append(m)
         return matchers, (ctypes.c_void_p * a.batch)(*[m.handle.value for m in matchers])
 
+    faults = {}
+
     def batch(handles, threads):
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         start = time.perf_counter()
         status = lib.gd_matcher_fill_bitmask_batch(handles, a.batch, ctypes.addressof(bitmask), a.batch, words, None,
                                                    threads, None)
         elapsed = (time.perf_counter() - start) * 1e6
+        faults.setdefault(threads, []).append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
         if status:
             raise RuntimeError(lib.gd_last_error_message().decode())
         return elapsed
@@ -99,7 +104,8 @@ def main():
                 matchers, handles = make_cold_batch(f"t{threads}r{r}")
                 times.append(batch(handles, threads))
                 del matchers
-            results[threads] = {"median_us": statistics.median(times), "p90_us": sorted(times)[int(0.9 * len(times))]}
+            results[threads] = {"median_us": statistics.median(times), "p90_us": sorted(times)[int(0.9 * len(times))],
+                                "page_faults": statistics.median(faults[threads])}
         if a.row_times:
             # One fill call per row on this thread: the sum is the batch's serial work, the slowest row a
             # floor under any split of the batch by rows.
@@ -124,15 +130,16 @@ def main():
         batch(handles, 1)  # every state visited once: the steady state of a server step
         for threads in sorted(set([1] + a.threads)):
             times = [batch(handles, threads) for _ in range(a.rounds)]
-            results[threads] = {"median_us": statistics.median(times), "p90_us": sorted(times)[int(0.9 * len(times))]}
+            results[threads] = {"median_us": statistics.median(times), "p90_us": sorted(times)[int(0.9 * len(times))],
+                                "page_faults": statistics.median(faults[threads])}
     base = results[1]["median_us"]
     print(f"batch fill of {a.batch} matchers ({'first visits' if a.cold else 'visited states'}), vocabulary {a.vocab_size}, "
           f"{os.cpu_count()} CPUs, {a.rounds} rounds")
-    print("threads  median_us  p90_us  speedup")
+    print("threads  median_us  p90_us  speedup  page faults (median per batch)")
     for threads, r in results.items():
         if threads == "rows":
             continue
-        print(f"{threads:7d}  {r['median_us']:9.1f}  {r['p90_us']:6.1f}  {base / r['median_us']:6.2f}x")
+        print(f"{threads:7d}  {r['median_us']:9.1f}  {r['p90_us']:6.1f}  {base / r['median_us']:6.2f}x  {r['page_faults']:6.0f}")
         r["speedup"] = base / r["median_us"]
     if a.json:
         with open(a.json, "w") as f:

@@ -27,4 +27,14 @@ static inline __attribute__((always_inline)) void guided_store_u8(uint8_t *p, ui
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+// Pointer slots published once and read without a lock (the mask cache's index, GuidedMask/MaskCache.swift):
+// the writer's release store makes the pointed-to entry visible to a reader's acquire load.
+static inline __attribute__((always_inline)) void *guided_load_ptr_acquire(void *const *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) void guided_store_ptr_release(void **p, void *v) {
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
 #endif

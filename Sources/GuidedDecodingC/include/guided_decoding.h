@@ -196,6 +196,10 @@ gd_status gd_matcher_fill_bitmask(gd_matcher_t *matcher, int32_t *bitmask, size_
  * each matchers[i], on up to n_threads threads (0: one per CPU). A matcher or a row may appear once.
  * statuses (NULL or n entries) gets each matcher's status; the call returns the first failure's status
  * (and its message), or GD_OK. Thread-safe for distinct matchers not used elsewhere during the call.
+ * The calling thread works too; the other threads are the library's own, started on first use and kept:
+ * after a call they spin for 100 us (so the next step's call finds them awake), then sleep. Matcher i is
+ * filled on the same thread from call to call while the batch keeps its order, so its memory stays in one
+ * core's cache. Two calls at once from different threads are safe; the second runs on its own thread.
  */
 gd_status gd_matcher_fill_bitmask_batch(gd_matcher_t *const *matchers, size_t n, int32_t *bitmask,
                                         size_t n_rows, size_t words_per_row, const int32_t *rows,

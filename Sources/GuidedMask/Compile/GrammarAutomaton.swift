@@ -148,6 +148,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// True once a row could not be completed within `MaskLimits` (the missing transitions read as
     /// "no transition"): every matcher then fails with `MatcherError.automatonTooLarge`.
     var isExhausted: Bool { exhausted.isSet }
+    /// The flag itself, for matchers to check without reaching through the grammar (`GrammarMatcher`).
+    var exhaustionFlag: ExhaustionFlag { exhausted }
 
     /// True when `state` reads every string of plain text by its own byte transitions, proved on its NFA
     /// states (`PlainTextProof`) without making the deterministic states the text passes through.

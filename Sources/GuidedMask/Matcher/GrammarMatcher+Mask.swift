@@ -34,11 +34,10 @@ extension GrammarMatcher {
                 k += 2
             }
         }
-        if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
+        if isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
         if !initialized { mask.update(repeating: 0, count: words) }
         if !cp.terminated && !compiled.symbols.isEmpty { applySymbols(cp, mask: mask) }
-        let vocab = compiled.vocabulary.vocabulary
-        for e in vocab.eosTokenIDs where e >= 0 && e < vocab.size {
+        for e in compiled.vocabulary.maskEOS {
             if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
         }
     }
@@ -79,23 +78,30 @@ extension GrammarMatcher {
     private mutating func maskFromStack(_ node: StackNode, mask: UnsafeMutablePointer<UInt32>, words: Int,
                                         initialized: inout Bool) throws(MatcherError) {
         let entry = try cacheEntry(for: node.state, atBottom: node.parent == StackEngine.bottom)
+        // Unretained: the grammar's cache holds the entry, and a retain here would write the entry's
+        // reference count, shared by every thread masking this state.
+        entry._withUnsafeGuaranteedRef { e in maskFromEntry(e, node, mask: mask, words: words, initialized: &initialized) }
+    }
+
+    private mutating func maskFromEntry(_ entry: MaskCacheEntry, _ node: StackNode, mask: UnsafeMutablePointer<UInt32>, words: Int,
+                                        initialized: inout Bool) {
         if !initialized {
             initialized = true
-            if let slice = entry.slice {
-                slice.members.withUnsafeBufferPointer { w in mask.update(from: w.baseAddress!, count: words) }
+            if let members = entry.sliceMembers {
+                mask.update(from: members, count: words)
                 for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
                 if !entry.uncertain.isEmpty {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
-                if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+                if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
                 return
             }
             if !entry.acceptedWords.isEmpty {
-                entry.acceptedWords.withUnsafeBufferPointer { w in mask.update(from: w.baseAddress!, count: words) }
+                mask.update(from: entry.acceptedWords.baseAddress!, count: words)
                 if !entry.uncertain.isEmpty {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
-                if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+                if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
                 return
             }
             mask.update(repeating: 0, count: words)
@@ -105,30 +111,27 @@ extension GrammarMatcher {
             _ = walkTrie(state: node.state, base: node.parent, mask: mask, uncertain: &none, suffixes: &noSuffixes, maxUncertain: 0)
             return
         }
-        if let slice = entry.slice {
-            slice.members.withUnsafeBufferPointer { w in
-                var i = 0
-                while i < words { mask[i] |= w[i]; i += 1 }
-            }
+        if let w = entry.sliceMembers {
+            var i = 0
+            while i < words { mask[i] |= w[i]; i += 1 }
             for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
         } else if !entry.acceptedWords.isEmpty {
-            entry.acceptedWords.withUnsafeBufferPointer { w in
-                var i = 0
-                while i < w.count { mask[i] |= w[i]; i += 1 }
-            }
+            let w = entry.acceptedWords
+            var i = 0
+            while i < w.count { mask[i] |= w[i]; i += 1 }
         } else {
             for tok in entry.acceptedList { mask[Int(tok >> 5)] |= 1 << (tok & 31) }
         }
         if !entry.uncertain.isEmpty {
             walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
         }
-        if !entry.suffixes.isEmpty { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+        if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
     }
 
     /// The cached entry for `state`, building it with a trie walk over an unknown stack if needed.
     /// A stack of one frame (`atBottom`) has nothing below it: its walk is exact and has no uncertain
     /// tokens, so it is cached separately (the start rule's states, e.g. trailing whitespace).
-    mutating func cacheEntry(for state: Int32, atBottom: Bool) throws(MatcherError) -> MaskCacheEntry {
+    mutating func cacheEntry(for state: Int32, atBottom: Bool) throws(MatcherError) -> Unmanaged<MaskCacheEntry> {
         let key = state &* 2 &+ (atBottom ? 1 : 0)
         if let e = compiled.cachedEntry(key) { return e }
         let words = compiled.vocabulary.maskWords
@@ -143,7 +146,7 @@ extension GrammarMatcher {
         if let (slice, returns) = chooseSlice(state: state) {
             base = slice
             returnsAfter = returns
-            accepted = slice.members
+            accepted = Array(slice.members)
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
         }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count

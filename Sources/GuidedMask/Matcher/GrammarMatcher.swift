@@ -13,6 +13,11 @@
 /// `.failed(firstError)` until `reset()`.
 public struct GrammarMatcher: Sendable {
     public let compiled: CompiledGrammar
+    /// `compiled`'s exhaustion flag, checked at every mask and accept (`isExhausted`). Reached through
+    /// `compiled`, the check retained and released the grammar, a reference count that every thread
+    /// masking a matcher of the grammar writes; `compiled` keeps the flag alive.
+    let exhaustion: Unmanaged<ExhaustionFlag>
+    var isExhausted: Bool { exhaustion._withUnsafeGuaranteedRef { $0.isSet } }
 
     /// The configuration after one accepted token or byte string: 24 bytes, so that a long history
     /// stays small.
@@ -61,6 +66,7 @@ public struct GrammarMatcher: Sendable {
     ///   unlimited). A bounded window keeps a matcher's memory constant on long documents.
     public init(_ compiled: CompiledGrammar, maxRollback: Int? = GrammarMatcher.defaultMaxRollback) {
         self.compiled = compiled
+        exhaustion = Unmanaged.passUnretained(compiled.automaton.exhaustionFlag)
         self.maxRollback = maxRollback.map { max(0, $0) }
         reset()
     }
@@ -193,7 +199,7 @@ public struct GrammarMatcher: Sendable {
             if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
             lo = c.lo; hi = c.hi; canEnd = c.accept
         }
-        if compiled.automaton.isExhausted { engine.truncate(nodes: Int(cp.nodeCount), items: 0); try checkAutomaton() }
+        if isExhausted { engine.truncate(nodes: Int(cp.nodeCount), items: 0); try checkAutomaton() }
         collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
         let setStart = Int32(sets.count)
         sets.append(contentsOf: engine.items[lo..<hi])
@@ -275,7 +281,7 @@ public struct GrammarMatcher: Sendable {
     /// A transition the automaton could not build within its limits reads as "none": fail closed
     /// rather than report a rejection (or an acceptance) that rests on it.
     mutating func checkAutomaton() throws(MatcherError) {
-        if compiled.automaton.isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
+        if isExhausted { try fail(.automatonTooLarge(limit: compiled.limits.maxAutomatonStates)) }
     }
 
     mutating func fail(_ e: MatcherError) throws(MatcherError) -> Never {

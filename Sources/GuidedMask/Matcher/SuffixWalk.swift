@@ -18,7 +18,7 @@ extension GrammarMatcher {
     /// bucketed pairs left to walk (plain tails longer than that slice).
     private mutating func walkGroups(_ groups: SuffixGroups, below: Int32, mask: UnsafeMutablePointer<UInt32>) -> ArraySlice<UInt64> {
         let t = compiled.tables
-        let maxDepth = compiled.vocabulary.trie.maxDepth
+        let maxDepth = t.trieMaxDepth
         if walk.depths.count < maxDepth + 2 {
             walk.depths = [DepthState](repeating: DepthState(), count: maxDepth + 2)
         }
@@ -41,7 +41,7 @@ extension GrammarMatcher {
         var k = groups.tails.count >= Self.plainTailShortcutMinimum || !groups.plainPairs.isEmpty ? c.lo : c.hi
         while k < c.hi {
             let n = engine.nodes[Int(engine.items[k])]
-            if let e = try? cacheEntry(for: n.state, atBottom: n.parent == StackEngine.bottom), let s = e.slice {
+            if let e = try? cacheEntry(for: n.state, atBottom: n.parent == StackEngine.bottom).takeUnretainedValue(), let s = e.slice {
                 plainRoom = max(plainRoom, min(s.maxCharacters, 255))
             }
             k += 1

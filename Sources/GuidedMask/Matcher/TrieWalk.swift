@@ -104,7 +104,7 @@ extension GrammarMatcher {
                            uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int, maxSuffixes: Int = 0,
                            trie view: TrieView? = nil, followRule: Int = -1) -> Bool {
         let t = compiled.tables
-        let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: compiled.vocabulary.trie.maxDepth)
+        let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: t.trieMaxDepth)
         beginWalk(state: state, base: base, maxDepth: view.maxDepth)
         var depthArray = walk.depths
         walk.depths = []
@@ -210,23 +210,21 @@ extension GrammarMatcher {
 
     /// Checks each of `tokens` (in trie order) against one real stack, sharing the work of common
     /// prefixes and skipping every token that extends a rejected prefix.
-    mutating func walkTokens(_ tokens: [UInt32], state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>) {
+    mutating func walkTokens(_ tokens: UnsafeBufferPointer<UInt32>, state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>) {
         let t = compiled.tables
-        beginWalk(state: state, base: base, maxDepth: compiled.vocabulary.trie.maxDepth)
+        beginWalk(state: state, base: base, maxDepth: t.trieMaxDepth)
         var depthArray = walk.depths
         walk.depths = []
         defer { walk.depths = depthArray }
         let bytes = t.tokenBytes, offsets = t.tokenOffsets
-        tokens.withUnsafeBufferPointer { tokens in
-            depthArray.withUnsafeMutableBufferPointer { buffer in
-                readStrings(tokens.count, buffer.baseAddress!, base: base, t, string: { k in
-                    let start = Int(offsets[Int(tokens[k])])
-                    return (bytes + start, Int(offsets[Int(tokens[k]) + 1]) - start)
-                }, accept: { k in
-                    let tok = tokens[k]
-                    mask[Int(tok >> 5)] |= 1 << (tok & 31)
-                })
-            }
+        depthArray.withUnsafeMutableBufferPointer { buffer in
+            readStrings(tokens.count, buffer.baseAddress!, base: base, t, string: { k in
+                let start = Int(offsets[Int(tokens[k])])
+                return (bytes + start, Int(offsets[Int(tokens[k]) + 1]) - start)
+            }, accept: { k in
+                let tok = tokens[k]
+                mask[Int(tok >> 5)] |= 1 << (tok & 31)
+            })
         }
     }
 

@@ -243,6 +243,7 @@ int main(void) {
     STATUS(gd_matcher_fill_bitmask_batch(batch, 3, NULL, 4, 2, NULL, 1, NULL), GD_ERR_NULL_ARGUMENT);
     gd_matcher_t *with_null[2] = {m, NULL};
     STATUS(gd_matcher_fill_bitmask_batch(with_null, 2, big, 4, 2, NULL, 1, NULL), GD_ERR_NULL_ARGUMENT);
+    MESSAGE("matcher 1 is NULL");
 
     /* freed handles: every matcher entry point refuses them */
     STATUS(gd_matcher_free(f), GD_OK);
@@ -262,6 +263,7 @@ int main(void) {
     STATUS(gd_matcher_forced_tokens(f, ft, 8, &count), GD_ERR_INVALID_HANDLE);
     STATUS(gd_matcher_error(f), GD_ERR_INVALID_HANDLE);
     STATUS(gd_matcher_fill_bitmask_batch(batch, 3, big, 4, 2, NULL, 1, NULL), GD_ERR_INVALID_HANDLE);
+    MESSAGE("matcher 1: invalid matcher handle (freed, or never made by this library)");
     /* NULL handles likewise */
     STATUS(gd_matcher_free(NULL), GD_ERR_NULL_ARGUMENT);
     STATUS(gd_matcher_reset(NULL), GD_ERR_NULL_ARGUMENT);
