@@ -68,22 +68,24 @@ let package = Package(
                           path: "Benchmarks/cabi-bench"),
         // Batch fill on threads through the C ABI (docs/performance.md): `swift run -c release guided-batch-bench`.
         .executableTarget(name: "guided-batch-bench", dependencies: ["GuidedDecodingC"], path: "Benchmarks/batch-fill"),
-        .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema"]),
+        // What every test target shares: the paths of ../shared and the rule for skipping without it.
+        .target(name: "GuidedTestSupport", path: "Tests/GuidedTestSupport"),
+        .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema", "GuidedTestSupport"]),
         .testTarget(name: "GuidedSyncTests", dependencies: ["GuidedSync"]),
         // GuidedMask and GuidedTokenizers: the matcher answers membership for member-set grammars, which
         // the reference recognizer cannot (Tests/GuidedGrammarTests/GrammarMembership.swift).
-        .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar", "GuidedMask", "GuidedTokenizers"]),
-        .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers"]),
-        .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers"]),
+        .testTarget(name: "GuidedGrammarTests", dependencies: ["GuidedGrammar", "GuidedMask", "GuidedTokenizers", "GuidedTestSupport"]),
+        .testTarget(name: "GuidedTokenizersTests", dependencies: ["GuidedTokenizers", "GuidedTestSupport"]),
+        .testTarget(name: "GuidedMaskTests", dependencies: ["GuidedMask", "GuidedGrammar", "GuidedTokenizers", "GuidedTestSupport"]),
         // Runs the built executables (found beside the test bundle) and tests the parser in-process.
         .testTarget(name: "CLITests", dependencies: ["GuidedCLI"]),
-        .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding"], exclude: ["Peers"]),
+        .testTarget(name: "GuidedModelsTests", dependencies: ["GuidedModels", "GuidedDecoding", "GuidedTestSupport"], exclude: ["Peers"]),
         // llama.cpp behind GuidedSession, and llama-server as a peer (docs/llama.md); empty without the trait.
         .testTarget(name: "GuidedLlamaTests", dependencies: ["GuidedDecoding", .target(name: "GuidedLlama", condition: llama)],
                     exclude: ["Peers"]),
         // docs/api.md: the page's examples compiled and checked (DocExamplesTests), and small programs
         // that run without ../shared (`swift run example-mask-loop`, `swift run example-local-session`).
-        .testTarget(name: "DocExamplesTests", dependencies: ["GuidedDecoding"]),
+        .testTarget(name: "DocExamplesTests", dependencies: ["GuidedDecoding", "GuidedTestSupport"]),
         .executableTarget(name: "example-mask-loop", dependencies: ["GuidedDecoding"], path: "Examples/mask-loop"),
         .executableTarget(name: "example-local-session", dependencies: ["GuidedDecoding"], path: "Examples/local-session"),
     ]

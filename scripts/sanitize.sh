@@ -2,7 +2,8 @@
 # Runs tests under a sanitizer, in a scratch build of their own (.build-tsan, .build-asan).
 #
 #   scripts/sanitize.sh thread    ThreadSanitizer over the concurrency stress test (matchers on eight
-#                                 threads over shared grammars, lazily built states, mask caches)
+#                                 threads over shared grammars, lazily built states, mask caches) and
+#                                 the fork-join pool of the batch fill
 #   scripts/sanitize.sh address   AddressSanitizer over the tests of the code that uses unsafe pointers
 #                                 (mask engine tables, token tries, tokenizer loaders) and the stress test
 #
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 case ${1:-} in
     thread)
         scratch=.build-tsan flag=thread
-        filter='ConcurrentMatcherStressTests' ;;
+        filter='ConcurrentMatcherStressTests|ForkJoinPoolTests' ;;
     address)
         scratch=.build-asan flag=address
         filter='GuidedMaskTests|GuidedTokenizersTests|ConcurrentMatcherStressTests|CompileBudget|HugeNumberLiteral' ;;

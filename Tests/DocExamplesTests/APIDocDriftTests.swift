@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import GuidedTestSupport
 
 /// Keeps docs/api.md and APIDocExampleTests.swift in step: every ```swift block of the page must appear,
 /// line for line, in the examples file, so an example on the page is always one that compiles and runs.
 /// Lines are compared without their leading and trailing spaces and blank lines are skipped, so the
 /// examples file may indent a block; anything else (a renamed argument, a changed literal) is drift.
 @Suite struct APIDocDriftTests {
-    static let page = DocSharedData.projectRoot.appendingPathComponent("docs/api.md")
+    static let page = SharedData.projectRoot.appendingPathComponent("docs/api.md")
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("APIDocExampleTests.swift")
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuidedDecoding
 import Testing
+import GuidedTestSupport
 
 // The examples of docs/api.md, compiled and run. Each declaration between a "MARK: docs/api.md" line
 // and the checks below is the code shown in that section of the page, line for line: APIDocDriftTests
@@ -162,7 +163,7 @@ func probe(_ baseURL: URL, model: String) async throws -> ServerEnforcement {
 
 /// The Qwen2 tokenizer from ../shared, loaded once for the tests that need a real vocabulary.
 enum DocFixture {
-    static let qwen2: Result<Tokenizer, any Error> = Result { try loadQwen2(DocSharedData.path("vocab/qwen2.tiktoken")) }
+    static let qwen2: Result<Tokenizer, any Error> = Result { try loadQwen2(SharedData.path("vocab/qwen2.tiktoken")) }
 }
 
 /// A type whose schema derives and exports but that the grammar compiler refuses (section 7).
@@ -172,7 +173,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
 }
 
 @Suite struct APIDocExampleTests {
-    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func qwen2PresetAndPaddedWidth() throws {
+    @Test(.enabled(if: SharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func qwen2PresetAndPaddedWidth() throws {
         let tokenizer = try DocFixture.qwen2.get()
         #expect(tokenizer.vocabulary.tokenCount == 151_851)
         #expect(tokenizer.vocabulary.size == 151_936)
@@ -180,8 +181,8 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         #expect(tokenizer.specialTokenID("<|im_start|>") == 151_644)
     }
 
-    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func mistralTokenizersNameTheirOwnSpecialTokens() throws {
-        let (huggingFace, sentencePiece) = try loadMistral(DocSharedData.path("vocab"))
+    @Test(.enabled(if: SharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func mistralTokenizersNameTheirOwnSpecialTokens() throws {
+        let (huggingFace, sentencePiece) = try loadMistral(SharedData.path("vocab"))
         #expect(huggingFace.format == .huggingFace)
         #expect(huggingFace.vocabulary.size == 32_000)
         #expect(huggingFace.vocabulary.eosTokenIDs == [2])
@@ -301,14 +302,14 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         }
     }
 
-    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func localSessionFitsTheSchema() async throws {
+    @Test(.enabled(if: SharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func localSessionFitsTheSchema() async throws {
         let result = try await forecast(tokenizer: DocFixture.qwen2.get())
         // Uniform logits under greedy sampling take the lowest allowed id at every step: a fixed value.
         #expect(result.city == "Lima")
         #expect(result.celsius == 0)
     }
 
-    @Test(.enabled(if: DocSharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func typeTheCompilerRefusesFailsInTheSession() async throws {
+    @Test(.enabled(if: SharedData.present(for: "APIDocExampleTests (shared vocabularies)"))) func typeTheCompilerRefusesFailsInTheSession() async throws {
         #expect(throws: Never.self) { try RegexField.outputSchema.jsonSchemaText() }
         let tokenizer = try DocFixture.qwen2.get()
         let session = GuidedSession(backend: UniformEngine(vocabulary: tokenizer.vocabulary), tokenizer: tokenizer)
@@ -330,7 +331,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
     }
 
     @Test func probesTheExampleLoadsExist() throws {
-        let directory = DocSharedData.projectRoot.appendingPathComponent("Corpora/probes")
+        let directory = SharedData.projectRoot.appendingPathComponent("Corpora/probes")
         // The 14 of the page's sample verdict line.
         #expect(try SchemaCheckProbe.load(directory: directory).count == 14)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import GuidedTestSupport
 
 /// Keeps docs/tool-calls.md and ToolCallsDocExampleTests.swift in step, as `APIDocDriftTests` does for
 /// docs/api.md: every ```swift block of the page must appear, line for line, in the examples file.
 @Suite struct ToolCallsDocDriftTests {
-    static let page = DocSharedData.projectRoot.appendingPathComponent("docs/tool-calls.md")
+    static let page = SharedData.projectRoot.appendingPathComponent("docs/tool-calls.md")
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("ToolCallsDocExampleTests.swift")
 

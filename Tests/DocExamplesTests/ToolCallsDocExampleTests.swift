@@ -1,6 +1,7 @@
 import Foundation
 import GuidedDecoding
 import Testing
+import GuidedTestSupport
 
 // The examples of docs/tool-calls.md, compiled and run. Each declaration between a "MARK: docs/tool-calls.md"
 // line and the checks below is the code shown in that section of the page, line for line:
@@ -102,7 +103,7 @@ func serverCall(_ backend: ServerBackend) async throws -> ServerToolGeneration {
         #expect(try plain.accepts(text: ToolCallFormat.hermes.render(turn)))
     }
 
-    @Test(.enabled(if: DocSharedData.present(for: "ToolCallsDocExampleTests (shared vocabularies)")))
+    @Test(.enabled(if: SharedData.present(for: "ToolCallsDocExampleTests (shared vocabularies)")))
     func sessionCallsTheTool() async throws {
         let tokenizer = try DocFixture.qwen2.get()
         let session = GuidedSession(backend: UniformEngine(vocabulary: tokenizer.vocabulary), tokenizer: tokenizer)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedSchema
 @testable import GuidedGrammar
+import GuidedTestSupport
 
 /// `PropertyOrder.anyOrder`: object members in any order, each declared key at most once, with
 /// `required`, `min/maxProperties` and `dependentRequired` exact; objects over `maxMembers` candidates

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedSchema
 @testable import GuidedGrammar
+import GuidedTestSupport
 
 /// `PropertyOrder.flexible`: declared order, or the required members first in the order `required`
 /// lists them and the others after in declared order; undeclared members last in both; no key twice.

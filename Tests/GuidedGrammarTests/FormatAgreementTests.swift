@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedSchema
 @testable import GuidedGrammar
+import GuidedTestSupport
 
 /// The grammar of each `format` against the validator's check of it (GuidedSchema's FormatChecker): exact
 /// tables, texts sampled from each format's grammar (every one must be valid), and, for the formats whose

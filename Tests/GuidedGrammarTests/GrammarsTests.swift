@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GuidedGrammar
 import GuidedSchema
+import GuidedTestSupport
 
 /// Files of the package's `Grammars/` folder and the shared corpora, located from this file.
 enum GrammarFiles {

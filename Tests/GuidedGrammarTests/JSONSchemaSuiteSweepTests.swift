@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedSchema
 @testable import GuidedGrammar
+import GuidedTestSupport
 
 /// Soundness sweep over the JSON Schema Test Suite: every schema is compiled; every test instance,
 /// serialized compactly, is run through the reference recognizer. An invalid instance accepted is a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedSchema
 @testable import GuidedGrammar
+import GuidedTestSupport
 
 /// Differential soundness test, grammar against validator: for every schema that compiles, every instance
 /// the grammar accepts must be valid by `JSONSchemaValidator`. The instances are a generated pool (every

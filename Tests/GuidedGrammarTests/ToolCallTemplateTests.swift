@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GuidedGrammar
 import GuidedSchema
+import GuidedTestSupport
 
 /// Each built-in tool-call format against its family's own chat template: the assistant turns rendered
 /// by the templates (`Corpora/tool-calls/template-renderings.json`, made by

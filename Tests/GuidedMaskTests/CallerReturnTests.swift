@@ -2,6 +2,7 @@ import Testing
 @testable import GuidedGrammar
 @testable import GuidedMask
 import GuidedTokenizers
+import GuidedTestSupport
 
 /// Tokens that end a called rule and go on in its caller: the follow sets that reject them early, the
 /// grouping of the rest by the tail the caller reads, and the masks that come out of both.

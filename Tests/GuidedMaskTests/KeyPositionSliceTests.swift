@@ -2,6 +2,7 @@ import Testing
 import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
+import GuidedTestSupport
 
 
 /// The key position of an object that admits undeclared members reads every plain text (a declared

@@ -3,6 +3,7 @@ import Testing
 import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
+import GuidedTestSupport
 
 /// Real vocabularies from ../shared/vocab, indexed once for all exactness tests.
 enum SharedVocabularies {

@@ -2,6 +2,7 @@ import Testing
 import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
+import GuidedTestSupport
 
 private typealias S = MaskTestSupport
 

@@ -2,6 +2,7 @@ import Testing
 import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
+import GuidedTestSupport
 
 /// An unanchored `pattern` of many alternatives is a search: each deterministic state of its string
 /// stands for hundreds of NFA states (every word may start at every character). Such a state asks the

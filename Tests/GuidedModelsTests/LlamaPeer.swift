@@ -1,6 +1,7 @@
 import Foundation
 import GuidedSchema
 import Testing
+import GuidedTestSupport
 
 /// The real llama-cpp-python peer (Peers/llama_peer.py): llama-cpp-python's own OpenAI-compatible server
 /// with the tiny model of Peers/make_tiny_gguf.py, and two proxies in front of it (Peers/llama_proxy.py):

@@ -3,6 +3,7 @@ import GuidedGrammar
 import GuidedSchema
 import Testing
 @testable import GuidedModels
+import GuidedTestSupport
 
 /// llguidance itself (Peers/setup_llguidance_peer.sh installs its Python package into a venv outside the
 /// repository; Peers/llguidance_check.py runs texts through its matcher, one token per byte). Skipped with

@@ -2,6 +2,7 @@ import Foundation
 import GuidedModels
 import GuidedTokenizers
 import Testing
+import GuidedTestSupport
 
 @Suite("NGram", .enabled(if: SharedData.present(for: "NGramTests")))
 struct NGramTests {

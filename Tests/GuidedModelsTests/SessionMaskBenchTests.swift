@@ -2,6 +2,7 @@ import Foundation
 import GuidedModels
 import GuidedSchema
 import Testing
+import GuidedTestSupport
 
 /// A debug-sized slice of the session acceptance check (the full 50 schemas × 5 seeds runs in release:
 /// `guided-conformance demo --maskbench ../shared/corpora/maskbench-dev`).

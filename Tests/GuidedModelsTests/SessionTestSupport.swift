@@ -2,6 +2,7 @@ import Foundation
 import GuidedModels
 import GuidedSchema
 import GuidedTokenizers
+import GuidedTestSupport
 
 /// The Qwen2 tokenizer and the n-gram backend trained on Corpora/prose, built once per test process.
 enum SessionFixture {

@@ -4,6 +4,7 @@ import GuidedModels
 import GuidedSchema
 import GuidedTokenizers
 import Testing
+import GuidedTestSupport
 
 @Suite("Session", .enabled(if: SharedData.present(for: "SessionTests")))
 struct SessionTests {

@@ -4,6 +4,7 @@ import GuidedModels
 import GuidedSchema
 import GuidedTokenizers
 import Testing
+import GuidedTestSupport
 
 /// Three tools for the session tests, with short arguments (bounded strings and integers) so that a prose
 /// model finishes a call well within the budget.

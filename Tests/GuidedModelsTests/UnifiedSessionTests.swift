@@ -5,6 +5,7 @@ import GuidedMask
 import GuidedSchema
 import Testing
 @testable import GuidedModels
+import GuidedTestSupport
 
 /// A person, as the loopback peers answer it (`{"name": "Ada", "age": 36}`).
 struct Person: Decodable, Sendable, Equatable, GuidedGenerable {

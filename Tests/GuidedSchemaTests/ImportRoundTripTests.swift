@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuidedSchema
+import GuidedTestSupport
 
 /// The JSON Schema Test Suite beside the project (../shared/corpora/json-schema-test-suite), located from
 /// this file's path, never an absolute one.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuidedSchema
+import GuidedTestSupport
 
 @Suite struct PartialJSONParserTests {
     /// (text, expected snapshot as compact JSON or nil, complete)

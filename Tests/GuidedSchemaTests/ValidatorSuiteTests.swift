@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuidedSchema
+import GuidedTestSupport
 
 /// The JSON Schema Test Suite (required tests) through the validator, as a ratchet: exactly these tests
 /// fail, each for a stated reason; a new failure or a new pass both fail this test.

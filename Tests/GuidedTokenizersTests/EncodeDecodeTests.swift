@@ -1,5 +1,6 @@
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 @Suite(.enabled(if: SharedData.present(for: "EncodeDecodeTests"))) struct EncodeDecodeTests {
     @Test func specialTokensArePlainTextByDefault() throws {

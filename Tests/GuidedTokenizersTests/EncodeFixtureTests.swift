@@ -1,5 +1,6 @@
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// The shared reference fixtures: exact ids and decode round trips, for every supported vocabulary file.
 @Suite(.enabled(if: SharedData.present(for: "EncodeFixtureTests"))) struct EncodeFixtureTests {

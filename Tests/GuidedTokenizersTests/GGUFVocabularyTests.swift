@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// A GGUF file's own vocabulary gives exactly the tokenizer of the file it was converted from: the same
 /// token bytes id by id, the same special and EOS ids, the same ids on all 530 shared fixtures.

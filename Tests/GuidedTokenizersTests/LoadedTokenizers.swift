@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// Each real vocabulary is loaded once per test run (loading 150k+ tokens in a debug build takes a while).
 enum LoadedTokenizers {

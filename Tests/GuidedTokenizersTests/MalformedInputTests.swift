@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// Every malformed file gives a `TokenizerError` naming the file and the problem; nothing traps.
 @Suite(.enabled(if: SharedData.present(for: "MalformedInputTests"))) struct MalformedInputTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// Exact token bytes on known ids: byte-level, byte fallback, metaspace and special tokens.
 @Suite(.enabled(if: SharedData.present(for: "TokenBytesTests"))) struct TokenBytesTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// The per-encoder word cache returns exactly what was stored for exactly the same bytes, and nothing else.
 @Suite(.enabled(if: SharedData.present(for: "WordCacheTests"))) struct WordCacheTests {

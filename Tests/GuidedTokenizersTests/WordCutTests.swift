@@ -1,5 +1,6 @@
 import Testing
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// Cutting a SentencePiece-style word before '▁' (WordCuts.swift) must give exactly the ids of merging it whole.
 @Suite(.enabled(if: SharedData.present(for: "WordCutTests"))) struct WordCutTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GuidedTokenizers
+import GuidedTestSupport
 
 /// GGUF files holding the tokenizer metadata of the shared vocabularies, written the way llama.cpp's
 /// converter writes them (`convert_hf_to_gguf.py`: tokens, token types, merges or scores, special ids), each
