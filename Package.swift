@@ -67,7 +67,8 @@ let package = Package(
         .executableTarget(name: "guided-cabi-bench", dependencies: ["GuidedDecodingC", "GuidedMask", "GuidedGrammar", "GuidedTokenizers"],
                           path: "Benchmarks/cabi-bench"),
         // Batch fill on threads through the C ABI (docs/performance.md): `swift run -c release guided-batch-bench`.
-        .executableTarget(name: "guided-batch-bench", dependencies: ["GuidedDecodingC"], path: "Benchmarks/batch-fill"),
+        .executableTarget(name: "guided-batch-bench", dependencies: ["GuidedDecodingC", "GuidedMask", "GuidedSync"],
+                          path: "Benchmarks/batch-fill"),
         // What every test target shares: the paths of ../shared and the rule for skipping without it.
         .target(name: "GuidedTestSupport", path: "Tests/GuidedTestSupport"),
         .testTarget(name: "GuidedSchemaTests", dependencies: ["GuidedSchema", "GuidedTestSupport"]),

@@ -14,6 +14,7 @@
 //   swift run -c release guided-batch-bench --tokenizer ../shared/vocab/qwen2.tokenizer.json --threads 2 4 8
 import Foundation
 import GuidedDecodingC
+import GuidedMask
 import GuidedSync
 
 var tokenizerPath = "../shared/vocab/qwen2.tokenizer.json"
@@ -90,9 +91,10 @@ do {
 }
 
 var one = [Int32](repeating: 0, count: words)
-/// A random walk of up to `most` allowed tokens, never end of sequence. Fills the masks of the states it
+/// A random walk of up to `most` allowed tokens, never end of sequence (SplitMix64: every run walks the
+/// same tokens). Fills the masks of the states it
 /// passes, not of the one it stops in.
-@MainActor func walk(_ m: OpaquePointer, _ rng: inout SystemRandomNumberGeneratorSeeded, most: Int) {
+@MainActor func walk(_ m: OpaquePointer, _ rng: inout SplitMix64Generator, most: Int) {
     for _ in 0..<Int.random(in: 0..<most, using: &rng) {
         check(gd_matcher_fill_bitmask(m, &one, words), "fill")
         var allowed: [Int32] = []
@@ -110,18 +112,6 @@ var one = [Int32](repeating: 0, count: words)
     }
 }
 
-/// SplitMix64, so that every run walks the same tokens.
-struct SystemRandomNumberGeneratorSeeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 struct Batch {
     var grammars: [OpaquePointer]
     var matchers: [OpaquePointer?]
@@ -132,7 +122,7 @@ struct Batch {
 }
 
 @MainActor func coldBatch(tag: String) -> Batch {
-    var rng = SystemRandomNumberGeneratorSeeded(state: tag.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
+    var rng = SplitMix64Generator(seed: tag.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
     var grammars: [OpaquePointer] = [], matchers: [OpaquePointer?] = []
     for i in 0..<batch {
         var s = schemas[i % schemas.count]
@@ -151,7 +141,7 @@ struct Batch {
 }
 
 @MainActor func warmBatch() -> Batch {
-    var rng = SystemRandomNumberGeneratorSeeded(state: 7)
+    var rng = SplitMix64Generator(seed: 7)
     let grammars = schemas.map { var s = $0; s["$comment"] = "warm"; return compile(s) }
     var matchers: [OpaquePointer?] = []
     for i in 0..<batch {
