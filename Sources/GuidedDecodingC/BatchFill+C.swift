@@ -1,4 +1,5 @@
 import GuidedSync
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,33 +12,38 @@ import Darwin
 /// matcher from a shared counter, which balances a batch where a few masks are slow (a first visit to a
 /// state walks the vocabulary trie, ~1 ms at 152k tokens, against ~10 µs for a cached one).
 enum BatchFill {
-    /// The statuses buffer and the rows, shared by the workers: each index is written by one worker only.
+    /// What the threads share: each index's row, status and error are written by the one thread the pool
+    /// gave that index.
     struct Shared: @unchecked Sendable {
-        // @unchecked: a thread writes statuses[i], errors[i] and row rows[i] only for the indices i the pool
-        // gave it, each index to one thread, so no two threads touch the same element.
-        // Buffers, not arrays: an array read on every thread is retained and released there, writing a
-        // reference count they all share.
+        // @unchecked: a thread writes statuses[i], errors[i] and the row of index i only for the indices i the
+        // pool gave it, each index to one thread, so no two threads touch the same element. Buffers, not
+        // arrays: an array read on every thread is retained and released there, writing a reference count
+        // they all share.
         let matchers: UnsafeBufferPointer<MatcherObject>
-        let rows: UnsafeBufferPointer<Int>
+        /// The row of matcher i (nil: row i).
+        let rows: UnsafePointer<Int32>?
         let bitmask: UnsafeMutablePointer<Int32>
         let words: Int
         let statuses: UnsafeMutablePointer<Int32>
-        let errors: UnsafeMutablePointer<CallError?>
+        /// errors[i] is initialized exactly where statuses[i] is not `ok`.
+        let errors: UnsafeMutablePointer<CallError>
     }
 
     static func run(_ shared: Shared, threads: Int) {
-        let n = shared.matchers.count
-        @Sendable func fill(_ i: Int) {
+        ForkJoinPool.shared.run(iterations: shared.matchers.count, threads: threads) { i in
+            let row = shared.rows.map { Int($0[i]) } ?? i
             do throws(CallError) {
-                try shared.matchers[i].fill(shared.bitmask + shared.rows[i] * shared.words, words: shared.words)
+                try shared.matchers[i].fill(shared.bitmask + row * shared.words, words: shared.words)
                 shared.statuses[i] = Status.ok.rawValue
             } catch {
                 shared.statuses[i] = error.status.rawValue
-                shared.errors[i] = error
+                (shared.errors + i).initialize(to: error)
             }
         }
-        ForkJoinPool.shared.run(iterations: n, threads: threads) { i in fill(i) }
     }
+
+    /// Numbers the batch calls, for the duplicate check (`MatcherObject.batchStamp`).
+    static let calls = Atomic<UInt64>(0)
 }
 
 @_cdecl("gd_matcher_fill_bitmask_batch")
@@ -52,46 +58,48 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
             throw CallError(.invalidArgument, "n_rows, words_per_row and n_threads must not be negative")
         }
         // The checks run on the calling thread before any worker starts, so they are kept to one lock (the
-        // handle lookups), no hashing and no allocation beyond the object list: at visited states a row's
-        // fill is about a microsecond.
+        // handle lookups), no sorting or hashing, and no allocation but the object list and the error slots:
+        // at visited states a row's fill is about a microsecond.
         var objects: [MatcherObject] = []
         objects.reserveCapacity(n)
         try HandleRegistry.shared.objects(handles, .matcher, as: MatcherObject.self, into: &objects)
-        let rowList = rows.map { r in (0..<n).map { Int(r[$0]) } } ?? Array(0..<n)
         for i in 0..<n where wordsPerRow < objects[i].maskWords {
             throw CallError(.bufferTooSmall, "bitmask rows have \(wordsPerRow) words, matcher \(i)'s vocabulary of \(objects[i].vocabularySize) tokens needs \(objects[i].maskWords)")
         }
-        if rows == nil {
-            guard n <= nRows else { throw CallError(.invalidArgument, "row \(nRows) of matcher \(nRows) is outside the bitmask's \(nRows) rows") }
-        } else {
+        if let rows {
             var taken = [UInt64](repeating: 0, count: (nRows + 63) / 64)
-            for (i, row) in rowList.enumerated() {
+            for i in 0..<n {
+                let row = Int(rows[i])
                 guard row >= 0, row < nRows else { throw CallError(.invalidArgument, "row \(row) of matcher \(i) is outside the bitmask's \(nRows) rows") }
                 guard taken[row >> 6] & (1 << UInt64(row & 63)) == 0 else { throw CallError(.invalidArgument, "row \(row) is given to two matchers") }
                 taken[row >> 6] |= 1 << UInt64(row & 63)
             }
+        } else if n > nRows {
+            throw CallError(.invalidArgument, "row \(nRows) of matcher \(nRows) is outside the bitmask's \(nRows) rows")
         }
-        // A matcher twice would be filled by two threads at once.
-        if n > 1 {
-            var identities = objects.map { UInt(bitPattern: ObjectIdentifier($0)) }
-            identities.sort()
-            for k in 1..<n where identities[k] == identities[k - 1] {
-                throw CallError(.invalidArgument, "a matcher appears twice in the batch")
-            }
+        // A matcher twice would be filled by two threads at once. Each object is stamped with this call's
+        // number (next to its reference count, which the lookup wrote anyway): a stamp already there is a
+        // second appearance.
+        let call = BatchFill.calls.wrappingAdd(1, ordering: .relaxed).newValue
+        for i in 0..<n {
+            guard objects[i].batchStamp != call else { throw CallError(.invalidArgument, "a matcher appears twice in the batch") }
+            objects[i].batchStamp = call
         }
         let threads = nThreads == 0 ? ProcessorCount.value : nThreads
         let statusBuffer = statuses ?? UnsafeMutablePointer<Int32>.allocate(capacity: n)
         defer { if statuses == nil { statusBuffer.deallocate() } }
-        let errors = UnsafeMutablePointer<CallError?>.allocate(capacity: n)
-        errors.initialize(repeating: nil, count: n)
-        defer { errors.deinitialize(count: n); errors.deallocate() }
+        let errors = UnsafeMutablePointer<CallError>.allocate(capacity: n)
+        defer { errors.deallocate() }
         objects.withUnsafeBufferPointer { objects in
-            rowList.withUnsafeBufferPointer { rowList in
-                BatchFill.run(.init(matchers: objects, rows: rowList, bitmask: bitmask, words: wordsPerRow,
-                                    statuses: statusBuffer, errors: errors), threads: threads)
-            }
+            BatchFill.run(.init(matchers: objects, rows: rows, bitmask: bitmask, words: wordsPerRow,
+                                statuses: statusBuffer, errors: errors), threads: threads)
         }
-        for i in 0..<n { if let e = errors[i] { throw e } }
+        var first: CallError? = nil
+        for i in 0..<n where statusBuffer[i] != Status.ok.rawValue {
+            let e = (errors + i).move()
+            if first == nil { first = e }
+        }
+        if let first { throw first }
     }
 }
 

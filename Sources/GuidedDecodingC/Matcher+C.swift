@@ -5,6 +5,9 @@ import GuidedMask
 final class MatcherObject: @unchecked Sendable {
     // @unchecked: `matcher` is mutated by the one thread that owns the handle at a time (the C ABI's
     // documented contract); the registry only stores and hands out the reference.
+    /// The number of the last batch call that listed this matcher (`gd_matcher_fill_bitmask_batch`'s
+    /// duplicate check). First, so that it shares a cache line with the reference count.
+    var batchStamp: UInt64 = 0
     var matcher: GrammarMatcher
     let vocabularySize: Int
     let maskWords: Int
