@@ -97,9 +97,9 @@ public final class CompiledGrammar: @unchecked Sendable {
         try self.init(grammar, vocabulary: VocabularyIndex(vocabulary), limits: limits)
     }
 
-    /// Bytes held by the automaton tables and the mask cache (not the vocabulary index).
+    /// Bytes held by the automaton tables and the mask cache with its index (not the vocabulary index).
     public var memoryFootprint: Int {
-        automaton.statistics.bytes + classBytes.count * 16 + cache.withLock { $0.bytes }
+        automaton.statistics.bytes + classBytes.count * 16 + cache.withLock { $0.bytes } + slots.byteCount
     }
 
     /// Number of automaton states with a cached mask so far.

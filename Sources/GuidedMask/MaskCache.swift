@@ -160,6 +160,15 @@ final class MaskCacheSlots: @unchecked Sendable {
         directory.deallocate()
     }
 
+    /// Bytes of the directory and the chunks allocated so far (not the entries).
+    var byteCount: Int {
+        var chunks = 0
+        for c in 0..<chunkCount where guided_load_ptr_acquire(UnsafeRawPointer(directory + c).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil {
+            chunks += 1
+        }
+        return chunkCount * 8 + chunks * (8 << Self.chunkBits)
+    }
+
     /// Whether `key` has a slot (else the cache's dictionary alone holds it).
     @inline(__always)
     func covers(_ key: Int32) -> Bool { key >= 0 && Int(key) >> Self.chunkBits < chunkCount }
