@@ -65,7 +65,7 @@ def fill_next_token_bitmask(matcher: Matcher, bitmask: Any, index: int = 0) -> N
 
 def fill_next_token_bitmask_batch(matchers: Sequence[Matcher], bitmask: Any, indices: Sequence[int] | None = None,
                                   threads: int = 0) -> None:
-    """Fills row indices[i] (default i) for each matchers[i], on `threads` threads (0: one per CPU)."""
+    """Fills row indices[i] (default i) for each matchers[i], on `threads` threads (0: one per CPU, at most 16)."""
     n = len(matchers)
     if n == 0:
         return

@@ -193,7 +193,7 @@ gd_status gd_matcher_mask_words(gd_matcher_t *matcher, size_t *words);
 gd_status gd_matcher_fill_bitmask(gd_matcher_t *matcher, int32_t *bitmask, size_t words);
 /**
  * Fills row rows[i] (or row i when rows is NULL) of bitmask, an n_rows x words_per_row int32 array, for
- * each matchers[i], on up to n_threads threads (0: one per CPU). A matcher or a row may appear once.
+ * each matchers[i], on up to n_threads threads (0: one per CPU, at most 16). A matcher or a row may appear once.
  * statuses (NULL or n entries) gets each matcher's status; the call returns the first failure's status
  * (and its message), or GD_OK. Thread-safe for distinct matchers not used elsewhere during the call.
  * The calling thread works too; the other threads are the library's own, started on first use and kept:
