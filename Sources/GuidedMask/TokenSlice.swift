@@ -49,7 +49,7 @@ final class TokenSlice: @unchecked Sendable {
     init(plainUpTo maxCharacters: Int, counts: [UInt8], sharing unbounded: TokenSlice) {
         precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
         self.maxCharacters = maxCharacters
-        members = UnsafeMutableBufferPointer.copying(Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count))
+        members = .copying(Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count))
         rest = unbounded.rest
         restNodes = unbounded.restNodes
         restOwner = unbounded

@@ -4,8 +4,7 @@ extension GrammarMatcher {
     /// Fills the next-token masks of many matchers at once, matcher `i` into row `i` of `masks` (rows of
     /// `rowWords` words, each at least that matcher's `maskWordCount`; words past it are zeroed), on this
     /// thread and up to `threads - 1` threads of the process's fork-join pool (`ForkJoinPool.shared`). The
-    /// matchers may share compiled grammars; no two may be the same matcher (they are values here, so they
-    /// cannot be). Each row is exactly what `fillNextTokenMask(into:)` writes.
+    /// matchers may share compiled grammars. Each row is exactly what `fillNextTokenMask(into:)` writes.
     ///
     /// Returns each matcher's error, nil where its row was filled: a failing matcher does not stop the
     /// others. `masks` must hold `matchers.count * rowWords` words (a precondition).
