@@ -148,7 +148,31 @@ struct ASCIISet: Hashable, Sendable {
     @inline(__always)
     func intersects(_ other: ASCIISet) -> Bool { low & other.low != 0 || high & other.high != 0 }
 
-    var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+    /// The bit standing for every byte outside 0x20–0x7F (`insertAny`); never set by `insert`, so a set
+    /// holding it is a subset of no set of printable characters.
+    static let otherBit: UInt64 = 1 << 63
+
+    /// Inserts `b`, or the `otherBit` when it is not printable ASCII.
+    @inline(__always)
+    mutating func insertAny(_ b: UInt8) {
+        if b >= 0x20 && b < 0x80 { insert(b) } else { high |= Self.otherBit }
+    }
+
+    @inline(__always)
+    func contains(_ b: UInt8) -> Bool {
+        if b >= 0x20 && b < 0x60 { return low & (1 << UInt64(b - 0x20)) != 0 }
+        if b >= 0x60 && b < 0x80 { return high & (1 << UInt64(b - 0x60)) != 0 }
+        return false
+    }
+
+    @inline(__always)
+    func isSubset(of other: ASCIISet) -> Bool { low & ~other.low == 0 && high & ~other.high == 0 }
+
+    @inline(__always)
+    mutating func formUnion(_ other: ASCIISet) { low |= other.low; high |= other.high }
+
+    /// Printable characters held (the `otherBit` not counted).
+    var count: Int { low.nonzeroBitCount + (high & ~Self.otherBit).nonzeroBitCount }
     var isEmpty: Bool { low == 0 && high == 0 }
 }
 

@@ -38,6 +38,8 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// Gap slices made so far, by excluded set and character bound (nil: too many gap tokens).
     private let gapSlices = Locked<[GapKey: TokenSlice?]>([:])
     private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
+    /// Token sets of printable ASCII classes, and the trie summaries that let a walk skip them.
+    let classSlices: ClassSlices
     /// A gap slice is made only when at most this many plain tokens are left to its trie (built on first
     /// use, walked for every new state that uses the slice).
     static let maxGapTokens = 8_192
@@ -79,6 +81,7 @@ public final class VocabularyIndex: @unchecked Sendable {
         slices = built
         // Index r is the room r; index 0 is never used (`exactRoom` finds a room of at least 1).
         exactSlices = (0..<Self.exactSliceBound).map { TokenSlice(plainUpTo: $0, counts: counts, sharing: built[0]) }
+        classSlices = ClassSlices(trie: trie, vocabulary: vocabulary, maskWords: maskWords)
     }
 
     deinit {
@@ -153,6 +156,6 @@ public final class VocabularyIndex: @unchecked Sendable {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
             + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount } + plainCounts.count
             + plainASCII.count * MemoryLayout<ASCIISet>.stride
-            + gapSlices.withLock { $0.values.reduce(0) { $0 + ($1?.byteCount ?? 0) } }
+            + gapSlices.withLock { $0.values.reduce(0) { $0 + ($1?.byteCount ?? 0) } } + classSlices.byteCount
     }
 }

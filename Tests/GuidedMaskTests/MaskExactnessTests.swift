@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import GuidedGrammar
-import GuidedMask
+@testable import GuidedMask
 import GuidedTokenizers
 import GuidedTestSupport
 
@@ -77,6 +77,24 @@ enum SharedVocabularies {
         }
         #expect(check.mismatches == [])
         #expect(check.checks > 20_000)
+    }
+
+    /// Format and pattern strings whose positions loop over a class of ASCII characters, counted or not
+    /// (`ClassSlices`: the class's tokens at once, their subtrees skipped by the walk): email, hostname,
+    /// uri and a counted pattern, their masks against the reference at every position.
+    @Test func classStringsAlongInstances() throws {
+        let schema = #"{"type":"object","properties":{"e":{"type":"string","format":"email"},"h":{"type":"string","format":"hostname"},"p":{"type":"string","pattern":"^[a-z0-9_-]{3,24}$"},"u":{"type":"string","format":"uri"}},"required":["e","h","p","u"],"additionalProperties":false}"#
+        let grammar = try JSONSchemaCompiler.compile(text: schema)
+        var check = try ReferenceMaskCheck(grammar: grammar, index: SharedVocabularies.qwen2)
+        var rng = SplitMix64Generator(seed: 29)
+        for text in [#"{"e": "john.doe@example.com", "h": "ns1.example-host.org", "p": "abc_def-123", "u": "https://example.com/a/b?q=1"}"#,
+                     #"{"e": "x_y+z@sub.domain.co", "h": "localhost", "p": "a-b", "u": "urn:isbn:0451450523"}"#] {
+            let ids = try SharedVocabularies.qwen2Tokenizer.encode(text)
+            try check.walk(steps: ids.count, path: ids, rng: &rng, sample: 400)
+        }
+        #expect(check.mismatches == [])
+        #expect(check.checks > 20_000)
+        #expect(SharedVocabularies.qwen2.classSlices.setCount > 0, "no position took a class slice")
     }
 
     /// Regexes through the regex front end (whole match), over both vocabularies.

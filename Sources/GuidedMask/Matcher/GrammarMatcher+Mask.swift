@@ -143,11 +143,18 @@ extension GrammarMatcher {
         var view: TrieView? = nil
         var base: TokenSlice? = nil
         var returnsAfter: Int? = nil
+        var classSkip: ClassSkip? = nil
         if let (slice, returns) = chooseSlice(state: state) {
             base = slice
             returnsAfter = returns
             accepted = Array(slice.members)
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
+        }
+        // No slice: a state looping over a class of ASCII characters (a hostname, an email's local part)
+        // takes that class's tokens at once, and the walk skips the subtrees made of them.
+        if base == nil, let (skip, members) = classSlice(state: state) {
+            accepted = Array(UnsafeBufferPointer(start: members, count: words))
+            classSkip = skip
         }
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let followRule = atBottom ? -1 : compiled.automaton.ruleIndex(of: state) ?? -1
@@ -159,7 +166,7 @@ extension GrammarMatcher {
             ok = accepted.withUnsafeMutableBufferPointer { buf in
                 walkTrie(state: state, base: atBottom ? StackEngine.bottom : StackEngine.hole, mask: buf.baseAddress!, uncertain: &uncertain,
                          suffixes: &suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens,
-                         maxSuffixes: compiled.limits.maxSuffixTokens, trie: v, followRule: followRule)
+                         maxSuffixes: compiled.limits.maxSuffixTokens, trie: v, followRule: followRule, classSkip: classSkip)
             }
         }
         engine.truncate(nodes: nodeMark, items: itemMark)

@@ -102,13 +102,21 @@ extension GrammarMatcher {
     @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
                            uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int, maxSuffixes: Int = 0,
-                           trie view: TrieView? = nil, followRule: Int = -1) -> Bool {
+                           trie view: TrieView? = nil, followRule: Int = -1, classSkip: ClassSkip? = nil) -> Bool {
         let t = compiled.tables
+        precondition(classSkip == nil || view == nil, "a class skip reads the summaries of the vocabulary's whole trie")
         let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: t.trieMaxDepth)
         beginWalk(state: state, base: base, maxDepth: view.maxDepth)
         var depthArray = walk.depths
         walk.depths = []
         defer { walk.depths = depthArray }
+        // With a class skip: whether the path to each depth holds only the class's characters.
+        let pure = UnsafeMutablePointer<Bool>.allocate(capacity: classSkip == nil ? 1 : view.maxDepth + 2)
+        defer { pure.deallocate() }
+        pure[0] = true
+        let skipping = classSkip != nil
+        let skipCharacters = classSkip?.characters ?? ASCIISet(), skipLength = classSkip?.maxLength ?? 0
+        let below = classSkip?.below, depthBelow = classSkip?.depthBelow
         return depthArray.withUnsafeMutableBufferPointer { buffer -> Bool in
             let depths = buffer.baseAddress!
             let trie = view.nodes
@@ -120,6 +128,15 @@ extension GrammarMatcher {
                 let node = trie[i]
                 let d = node.depth - 1
                 let size = node.subtreeSize
+                if skipping {
+                    // Every token of a subtree over the class, short enough, is a member: already set.
+                    let p = pure[d] && skipCharacters.contains(node.byte)
+                    pure[d + 1] = p
+                    if p && d + 1 + Int(depthBelow![i]) <= skipLength && below![i].isSubset(of: skipCharacters) {
+                        i += size
+                        continue
+                    }
+                }
                 let ds = depths[d]
                 let r: StepResult
                 if ds.simple >= 0 {

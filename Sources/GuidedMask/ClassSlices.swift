@@ -1,0 +1,117 @@
+import GuidedSync
+import GuidedTokenizers
+
+/// Token sets for states that loop over a class of printable ASCII characters: the letters and digits
+/// of a hostname label, the characters of an email's local part, `[a-z_]` of a `pattern`. Such text is
+/// not plain JSON string text minus a few characters, so neither a `TokenSlice` nor a gap slice
+/// applies, and before these every new position (each is a new state where a length is counted) walked
+/// most of the trie on its first visit: 1-4 ms, a third of the mask tail on maskbench-dev.
+///
+/// When a state reads every string over a class C of up to L characters by byte transitions alone
+/// (`GrammarMatcher.classSlice`), every token made of C's characters with at most L bytes is allowed
+/// whatever the stack holds. Those tokens are `members(C, L)`, made once per vocabulary and class from
+/// each token's characters. The walk of the trie then skips every subtree whose path so far and whose
+/// bytes below both lie in C and whose tokens are no longer than L (`nodeBelow`, `nodeDepthBelow`):
+/// its tokens are all members. Only the paths that leave C are walked.
+final class ClassSlices: @unchecked Sendable {
+    // @unchecked: the per-node and per-token buffers are written only in `init` and freed in `deinit`;
+    // the member sets are made under the lock and never changed after.
+    /// Per node of the vocabulary trie: the bytes of every token below it, after its own byte
+    /// (`ASCIISet.other` for any byte outside printable ASCII).
+    let nodeBelow: UnsafeMutableBufferPointer<ASCIISet>
+    /// Per node: how many bytes the longest token below it has beyond the node (capped at 255).
+    let nodeDepthBelow: UnsafeMutableBufferPointer<UInt8>
+    /// Per token: its bytes as a set (`other` for special tokens and any non-printable byte).
+    private let tokenCharacters: [ASCIISet]
+    private let tokenLengths: [UInt8]
+    private let maskWords: Int
+    private let made = Locked<[Key: UnsafeMutableBufferPointer<UInt32>]>([:])
+    private struct Key: Hashable { var characters: ASCIISet; var maxLength: Int }
+    /// Member sets kept per vocabulary (19 KB each for Qwen2); past it no new class slice is made.
+    static let maxSets = 256
+
+    init(trie: TokenTrie, vocabulary: TokenVocabulary, maskWords: Int) {
+        self.maskWords = maskWords
+        let nodes = trie.nodes
+        let below = UnsafeMutableBufferPointer<ASCIISet>.allocate(capacity: max(1, nodes.count))
+        let depth = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, nodes.count))
+        below.initialize(repeating: ASCIISet())
+        depth.initialize(repeating: 0)
+        // Children come after their parent in pre-order: filled from the end, each node is complete
+        // before its parent reads it.
+        var i = nodes.count - 1
+        while i >= 0 {
+            var child = i + 1
+            let end = i + nodes[i].subtreeSize
+            var set = ASCIISet(), longest = 0
+            while child < end {
+                set.formUnion(below[child])
+                set.insertAny(nodes[child].byte)
+                longest = max(longest, 1 + Int(depth[child]))
+                child += nodes[child].subtreeSize
+            }
+            below[i] = set
+            depth[i] = UInt8(min(255, longest))
+            i -= 1
+        }
+        nodeBelow = below
+        nodeDepthBelow = depth
+        var characters = [ASCIISet](repeating: ASCIISet(), count: vocabulary.tokenCount)
+        var lengths = [UInt8](repeating: 0, count: vocabulary.tokenCount)
+        for id in 0..<vocabulary.tokenCount {
+            let start = Int(vocabulary.offsets[id]), end = Int(vocabulary.offsets[id + 1])
+            if vocabulary.isSpecial(id) || end == start || end - start > 255 {
+                characters[id].insertAny(0)
+                continue
+            }
+            for k in start..<end { characters[id].insertAny(vocabulary.bytes[k]) }
+            lengths[id] = UInt8(end - start)
+        }
+        tokenCharacters = characters
+        tokenLengths = lengths
+    }
+
+    deinit {
+        nodeBelow.deallocate()
+        nodeDepthBelow.deallocate()
+        made.withLock { sets in for s in sets.values { s.deallocate() } }
+    }
+
+    /// Bitmask of the tokens made only of `characters` with at most `maxLength` bytes, made on first use
+    /// (one pass over the token table, ~0.3 ms for Qwen2); nil past `maxSets` sets.
+    func members(_ characters: ASCIISet, maxLength: Int) -> UnsafePointer<UInt32>? {
+        let key = Key(characters: characters, maxLength: maxLength)
+        return made.withLock { sets -> UnsafePointer<UInt32>? in
+            if let known = sets[key] { return UnsafePointer(known.baseAddress!) }
+            guard sets.count < Self.maxSets else { return nil }
+            let bits = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, maskWords))
+            bits.initialize(repeating: 0)
+            tokenCharacters.withUnsafeBufferPointer { chars in
+                for id in 0..<chars.count where tokenLengths[id] > 0 && Int(tokenLengths[id]) <= maxLength
+                    && chars[id].isSubset(of: characters) {
+                    bits[id >> 5] |= 1 << UInt32(id & 31)
+                }
+            }
+            sets[key] = bits
+            return UnsafePointer(bits.baseAddress!)
+        }
+    }
+
+    /// Member sets made so far.
+    var setCount: Int { made.withLock { $0.count } }
+
+    var byteCount: Int {
+        nodeBelow.count * MemoryLayout<ASCIISet>.stride + nodeDepthBelow.count
+            + tokenCharacters.count * MemoryLayout<ASCIISet>.stride + tokenLengths.count
+            + made.withLock { $0.count } * maskWords * 4
+    }
+}
+
+/// A class slice chosen for a state: `characters` up to `maxLength` bytes (`Int.max`: any number), with
+/// the vocabulary's tables the walk needs to skip whole subtrees of members.
+struct ClassSkip {
+    let characters: ASCIISet
+    let maxLength: Int
+    let below: UnsafeMutablePointer<ASCIISet>
+    let depthBelow: UnsafeMutablePointer<UInt8>
+}
