@@ -25,6 +25,26 @@ private typealias S = MaskTestSupport
         #expect(try !startReadsAllPlainText(#"root ::= ([ -!#-\[\]-~] | [^\x00-\x7F\u2028\u2029])* "\"""#))
     }
 
+    /// An early question (before the deterministic checks) gives up on a region past its pair limit —
+    /// here a chain of 3,000 character positions — with no answer, and full questions afterwards still
+    /// decide exactly, from another position of the same chain too: the states the early one gave slots
+    /// to but never numbered are cleared with the rest (a stale slot base indexed past the slots of the
+    /// next exploration, or into another state's).
+    @Test func anEarlyQuestionGivesUpOnALongChainAndFullOnesStillDecide() throws {
+        let chain = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"", S.vocabulary(["a", "\""]))
+        let edges = chain.sliceEdges
+        #expect(!chain.automaton.readsAllPlainText(chain.startState, sliceEdges: edges, early: true))
+        var q = chain.startState
+        let a = Int(chain.tables.classOf[Int(UInt8(ascii: "a"))])
+        for _ in 0..<50 { q = chain.tables.target(q, a) }
+        #expect(q > 0)
+        #expect(!chain.automaton.readsAllPlainText(q, sliceEdges: edges))
+        #expect(!chain.automaton.readsAllPlainText(chain.startState, sliceEdges: edges))
+        // Beside an unbounded loop the early question has its answer within the limit.
+        let either = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\" | \(Self.plain)* \"!\\\"\"", S.vocabulary(["a", "\""]))
+        #expect(either.automaton.readsAllPlainText(either.startState, sliceEdges: either.sliceEdges, early: true))
+    }
+
     @Test func narrowerOrBoundedTextDoesNot() throws {
         #expect(try !startReadsAllPlainText(#"root ::= [a-z]* "\"""#))
         #expect(try !startReadsAllPlainText("root ::= \(Self.plain){0,5} \"\\\"\""))

@@ -40,6 +40,8 @@ struct PlainTextProof {
     private var stamp: UInt32 = 0
     /// The pairs of the exploration under way, numbered in order of discovery.
     private var pairs: [(state: Int32, u: UInt8)] = []
+    /// The states given slots in `pairSlots` by the exploration under way.
+    private var baseStates: [Int32] = []
 
     /// Pairs and successor links one exploration may collect before it gives up, and NFA states its
     /// ε-closures may visit: a pair's closure is recomputed per pair, and a fuzzed grammar whose rule
@@ -53,6 +55,11 @@ struct PlainTextProof {
     /// grammar started thousands, each near its limits). Past it no new exploration starts.
     static let maxTotalWork = 8_000_000
     private var spent = 0
+    /// Pairs an early question may explore (see `anyReadsAllPlainText`), and the NFA states of regions
+    /// an early question gave up.
+    static let earlyPairLimit = 1_024
+    private var pairLimit = maxPairs
+    private var tooLargeForEarly: Set<Int32> = []
 
     init(stateCount: Int, classCount: Int) {
         known = [UInt8](repeating: 0, count: stateCount)
@@ -65,7 +72,14 @@ struct PlainTextProof {
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
     /// `sliceEdges[u]`: the (byte class, next position) pairs of position `u`.
-    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+    ///
+    /// `early`: asked before the checks on the deterministic automaton, where a region larger than
+    /// `earlyPairLimit` is given up without an answer (those checks and the full proof come next). A
+    /// bounded string's positions are a chain the proof would follow to its end before failing there,
+    /// at every new position (3-6 ms per first mask of a `maxLength: 1024` string); a key trie of a few
+    /// dozen names fits. The states of a region given up are not explored early again, so a chain costs
+    /// one such exploration per `earlyPairLimit` pairs of it, not one per position.
+    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]], early: Bool = false) -> Bool {
         var explorations = 0
         for x in set {
             switch known[Int(x)] {
@@ -73,7 +87,9 @@ struct PlainTextProof {
             case 2: continue
             default:
                 if abandoned.contains(x) || explorations >= 4 || spent > Self.maxTotalWork { continue }
+                if early && tooLargeForEarly.contains(x) { continue }
                 explorations += 1
+                pairLimit = early ? Self.earlyPairLimit : Self.maxPairs
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
             }
         }
@@ -89,10 +105,11 @@ struct PlainTextProof {
             base = pairSlots.count
             pairSlots.append(contentsOf: repeatElement(-1, count: SliceUTF8.stateCount))
             pairBase[Int(s)] = Int32(base)
+            baseStates.append(s)
         }
         let known = pairSlots[base + Int(u)]
         if known >= 0 { return known }
-        guard pairs.count < Self.maxPairs else { return nil }
+        guard pairs.count < pairLimit else { return nil }
         let p = Int32(pairs.count)
         pairSlots[base + Int(u)] = p
         pairs.append((s, u))
@@ -109,7 +126,10 @@ struct PlainTextProof {
         pairs.removeAll(keepingCapacity: true)
         var closureStates = 0
         defer {
-            for p in pairs { pairBase[Int(p.state)] = -1 }
+            // Every state given slots, also one whose pairs stayed unnumbered past the limit: a stale
+            // base would index the emptied slots of the next exploration.
+            for x in baseStates { pairBase[Int(x)] = -1 }
+            baseStates.removeAll(keepingCapacity: true)
             pairSlots.removeAll(keepingCapacity: true)
             spent += closureStates + pairs.count + linkPair.count
         }
@@ -204,6 +224,10 @@ struct PlainTextProof {
             }
             for c in touched { classHead[c] = -1 }
             touched.removeAll(keepingCapacity: true)
+            if overBudget && pairLimit < Self.maxPairs {
+                for pair in pairs { tooLargeForEarly.insert(pair.state) }
+                return false
+            }
             if overBudget || linkPair.count > Self.maxLinks { abandoned.insert(start); return false }
             if p == 0 && remaining.contains(0) {
                 // Some plain character has no edge at all from the start (a key that must be one of a

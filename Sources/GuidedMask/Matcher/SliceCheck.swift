@@ -11,13 +11,12 @@ extension GrammarMatcher {
 
     /// The slice to use at `state`, if any. In a long `maxLength` string the unbounded check would explore
     /// the chain of character positions until its budget ran out (thousands of pairs, milliseconds), so
-    /// it first gets only the few pairs an unbounded string's loop needs; then the proof on NFA states
-    /// (`PlainTextProof`: a key automaton, the `.*` of an unanchored `pattern`), whose answers are kept
-    /// per NFA state and so carry over to every later position; then the 16-character check, which on
-    /// a key position makes a deterministic state per prefix of every declared name (400-600 states'
-    /// rows, 1-2 ms, where the proof costs a tenth of it the first time and nothing after); the
-    /// unbounded check with its full budget runs only where all of these failed (a string with under 16
-    /// characters of room, where it fails fast); the narrower bounded slices last.
+    /// it first gets only the few pairs an unbounded string's loop needs; then the 16-character check
+    /// (cheap everywhere); then the proof on NFA states (`PlainTextProof`: a key automaton with more
+    /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`), which states of more
+    /// than 8 NFA states ask first (see `earlyProofSetSize`); the unbounded check with its full budget
+    /// runs only where all of these failed (a string with under 16 characters of room, where it fails
+    /// fast); the narrower bounded slices last.
     ///
     /// `returnsAfter`: with an exact-room slice of r characters, whether the rule returns right after
     /// them (the end of a `maxLength` block, whose caller reads on) instead of rejecting more text.
@@ -30,12 +29,21 @@ extension GrammarMatcher {
         // each deterministic state it reaches costly to build, and the deterministic checks below would
         // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
         // answers carry over to the next position.
-        let proofFirst = compiled.automaton.nfaSetSize(state) > Self.proofFirstSetSize
-        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        // Between a few and many NFA states (the first key position of an object that takes undeclared
+        // names), the proof is asked early, within a small region (`PlainTextProof.earlyPairLimit`), so
+        // that a bounded string's chain of positions is not followed to its end.
+        let setSize = compiled.automaton.nfaSetSize(state)
+        if setSize > Self.proofFirstSetSize {
+            if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        } else if setSize > Self.earlyProofSetSize {
+            if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, early: true) { return (unbounded, nil) }
+        }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
-        // (Asked once: a second question would explore up to four more of the set's states.)
-        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
+        // (Asked once in full: a second question would explore up to four more of the set's states.)
+        if setSize <= Self.proofFirstSetSize && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) {
+            return (unbounded, nil)
+        }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
@@ -153,12 +161,16 @@ extension GrammarMatcher {
     /// Pairs an unbounded string's loop needs at most (one per position inside a UTF-8 character and
     /// lead-byte group, and a few around it).
     static var sliceLoopPairs: Int { 64 }
-    /// NFA states per deterministic state above which `chooseSlice` asks the proof first, before even
-    /// the loop check. At 256 only searches qualified; a key position inside an undeclared member of a
-    /// 153-name object (~30 NFA states) spent 1.5 ms in deterministic checks that failed (650 states)
-    /// before the proof; at 24 the first key position of an object that takes undeclared names (~12
-    /// NFA states) still spent 0.5-1 ms in the loop check's states.
-    static var proofFirstSetSize: Int { 8 }
+    /// NFA states per deterministic state above which `chooseSlice` asks the proof first. At 256 only
+    /// searches qualified; a key position inside an undeclared member of a 153-name object (~30 NFA
+    /// states) spent 1.5 ms in deterministic checks that failed (650 states) before the proof.
+    static var proofFirstSetSize: Int { 24 }
+    /// Above this many (and up to `proofFirstSetSize`) the proof is asked first within a small region:
+    /// the first key position of an object that takes undeclared names (~12 NFA states) spent 0.5-2 ms
+    /// in the loop and 16-character checks' states, but so can a bounded string inside `anyOf` branches
+    /// in the proof, which follows its chain of positions to the end (1.3 → 6 ms when the whole proof
+    /// came first there).
+    static var earlyProofSetSize: Int { 8 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
