@@ -45,6 +45,20 @@ private typealias S = MaskTestSupport
         #expect(either.automaton.readsAllPlainText(either.startState, sliceEdges: either.sliceEdges, early: true))
     }
 
+    /// Which states ask the proof early (`branchesOnText`): a name trie, whose characters lead to each
+    /// name's next prefix and to the escape, does; a bounded string's position, whose characters all
+    /// lead to the next position, does not.
+    @Test func nameTriesBranchOnTextAndStringPositionsDoNot() throws {
+        let trie = try S.compiled(gbnf: #"root ::= ("name" | "kind" | [^"\\nk] [^"\\]*) "\"""#, S.vocabulary(["a", "\""]))
+        var m = GrammarMatcher(trie)
+        let trieBranches = m.branchesOnText(trie.startState)
+        #expect(trieBranches)
+        let string = try S.compiled(gbnf: #"root ::= [^"\\]{0,40} "\"""#, S.vocabulary(["a", "\""]))
+        m = GrammarMatcher(string)
+        let stringBranches = m.branchesOnText(string.startState)
+        #expect(!stringBranches)
+    }
+
     @Test func narrowerOrBoundedTextDoesNot() throws {
         #expect(try !startReadsAllPlainText(#"root ::= [a-z]* "\"""#))
         #expect(try !startReadsAllPlainText("root ::= \(Self.plain){0,5} \"\\\"\""))

@@ -29,13 +29,13 @@ extension GrammarMatcher {
         // each deterministic state it reaches costly to build, and the deterministic checks below would
         // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
         // answers carry over to the next position.
-        // Between a few and many NFA states (the first key position of an object that takes undeclared
-        // names), the proof is asked early, within a small region (`PlainTextProof.earlyPairLimit`), so
-        // that a bounded string's chain of positions is not followed to its end.
+        // Between a few and many NFA states, where the text branches (the first key position of an
+        // object that takes undeclared names), the proof is asked early, within a small region
+        // (`PlainTextProof.earlyPairLimit`): a bounded string's chain is neither asked nor followed.
         let setSize = compiled.automaton.nfaSetSize(state)
         if setSize > Self.proofFirstSetSize {
             if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
-        } else if setSize > Self.earlyProofSetSize {
+        } else if setSize > Self.earlyProofSetSize && branchesOnText(state) {
             if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, early: true) { return (unbounded, nil) }
         }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
@@ -48,6 +48,26 @@ extension GrammarMatcher {
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
         return gapSlice(state: state).map { ($0, nil) }
+    }
+
+    /// True when the printable ASCII characters of plain text lead from `state` to more than two
+    /// states: a name trie (each name's next character, and the escape to any other name), not a
+    /// position of a bounded string (every character to the next position). Asked before the early
+    /// proof, which would follow a string's chain of positions up to its limit for nothing. The walk
+    /// reads all these transitions anyway.
+    mutating func branchesOnText(_ state: Int32) -> Bool {
+        let t = compiled.tables
+        var first: Int32 = 0, second: Int32 = 0
+        var seen = [Bool](repeating: false, count: t.classCount)
+        for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C {
+            let cls = Int(t.classOf[Int(b)])
+            if seen[cls] { continue }
+            seen[cls] = true
+            let target = t.target(state, cls)
+            if target < 0 || target == first || target == second { continue }
+            if first == 0 { first = target } else if second == 0 { second = target } else { return true }
+        }
+        return false
     }
 
     /// ASCII characters a gap slice may leave out, at most.
@@ -165,7 +185,8 @@ extension GrammarMatcher {
     /// searches qualified; a key position inside an undeclared member of a 153-name object (~30 NFA
     /// states) spent 1.5 ms in deterministic checks that failed (650 states) before the proof.
     static var proofFirstSetSize: Int { 24 }
-    /// Above this many (and up to `proofFirstSetSize`) the proof is asked first within a small region:
+    /// Above this many (and up to `proofFirstSetSize`), where the text branches (`branchesOnText`), the
+    /// proof is asked first within a small region:
     /// the first key position of an object that takes undeclared names (~12 NFA states) spent 0.5-2 ms
     /// in the loop and 16-character checks' states, but so can a bounded string inside `anyOf` branches
     /// in the proof, which follows its chain of positions to the end (1.3 → 6 ms when the whole proof
