@@ -25,27 +25,25 @@ private typealias S = MaskTestSupport
         #expect(try !startReadsAllPlainText(#"root ::= ([ -!#-\[\]-~] | [^\x00-\x7F\u2028\u2029])* "\"""#))
     }
 
-    /// An early question (before the deterministic checks) gives up on a region past its pair limit —
-    /// here a chain of 3,000 character positions — with no answer, and full questions afterwards still
-    /// decide exactly, from another position of the same chain too: the states the early one gave slots
-    /// to but never numbered are cleared with the rest (a stale slot base indexed past the slots of the
-    /// next exploration, or into another state's).
-    @Test func anEarlyQuestionGivesUpOnALongChainAndFullOnesStillDecide() throws {
-        let chain = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"", S.vocabulary(["a", "\""]))
-        let edges = chain.sliceEdges
-        #expect(!chain.automaton.readsAllPlainText(chain.startState, sliceEdges: edges, early: true))
-        var q = chain.startState
-        let a = Int(chain.tables.classOf[Int(UInt8(ascii: "a"))])
-        for _ in 0..<50 { q = chain.tables.target(q, a) }
-        #expect(q > 0)
-        #expect(!chain.automaton.readsAllPlainText(q, sliceEdges: edges))
-        #expect(!chain.automaton.readsAllPlainText(chain.startState, sliceEdges: edges))
-        // Beside an unbounded loop the early question has its answer within the limit.
-        let either = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\" | \(Self.plain)* \"!\\\"\"", S.vocabulary(["a", "\""]))
-        #expect(either.automaton.readsAllPlainText(either.startState, sliceEdges: either.sliceEdges, early: true))
+    /// Explorations that stop at the pair limit, then more questions on the same proof: every state an
+    /// exploration gave slots to is cleared, also one whose pairs stayed unnumbered at the limit (a stale
+    /// slot base indexed past the slots of the next exploration, a trap, or into another state's, a
+    /// wrong pair). Asked of every NFA state of a long chain with a limit of 200 pairs; no state of it
+    /// reads every plain string.
+    @Test func explorationsCutAtThePairLimitLeaveNoStaleSlots() throws {
+        let grammar = try Grammar(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"")
+        let classes = ByteClasses(grammar: grammar)
+        let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
+        let edges = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"", S.vocabulary(["a", "\""])).sliceEdges
+        var proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count, pairLimit: 200)
+        var proved = 0
+        for x in 0..<Int32(nfa.stateCount) where nfa.live[Int(x)] {
+            if proof.anyReadsAllPlainText([x], nfa: nfa, sliceEdges: edges) { proved += 1 }
+        }
+        #expect(proved == 0)
     }
 
-    /// Which states ask the proof early (`branchesOnText`): a name trie, whose characters lead to each
+    /// Which states ask the proof first (`branchesOnText`): a name trie, whose characters lead to each
     /// name's next prefix and to the escape, does; a bounded string's position, whose characters all
     /// lead to the next position, does not.
     @Test func nameTriesBranchOnTextAndStringPositionsDoNot() throws {

@@ -55,13 +55,12 @@ struct PlainTextProof {
     /// grammar started thousands, each near its limits). Past it no new exploration starts.
     static let maxTotalWork = 8_000_000
     private var spent = 0
-    /// Pairs an early question may explore (see `anyReadsAllPlainText`), and the NFA states of regions
-    /// an early question gave up.
-    static let earlyPairLimit = 1_024
-    private var pairLimit = maxPairs
-    private var tooLargeForEarly: Set<Int32> = []
 
-    init(stateCount: Int, classCount: Int) {
+    /// Pairs one exploration may number (`maxPairs`; smaller in tests, to reach the limit cheaply).
+    private let pairLimit: Int
+
+    init(stateCount: Int, classCount: Int, pairLimit: Int = maxPairs) {
+        self.pairLimit = pairLimit
         known = [UInt8](repeating: 0, count: stateCount)
         pairBase = [Int32](repeating: -1, count: stateCount)
         mark = [UInt32](repeating: 0, count: stateCount)
@@ -72,14 +71,7 @@ struct PlainTextProof {
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
     /// `sliceEdges[u]`: the (byte class, next position) pairs of position `u`.
-    ///
-    /// `early`: asked before the checks on the deterministic automaton, where a region larger than
-    /// `earlyPairLimit` is given up without an answer (those checks and the full proof come next). A
-    /// bounded string's positions are a chain the proof would follow to its end before failing there,
-    /// at every new position (3-6 ms per first mask of a `maxLength: 1024` string); a key trie of a few
-    /// dozen names fits. The states of a region given up are not explored early again, so a chain costs
-    /// one such exploration per `earlyPairLimit` pairs of it, not one per position.
-    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]], early: Bool = false) -> Bool {
+    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
         var explorations = 0
         for x in set {
             switch known[Int(x)] {
@@ -87,9 +79,7 @@ struct PlainTextProof {
             case 2: continue
             default:
                 if abandoned.contains(x) || explorations >= 4 || spent > Self.maxTotalWork { continue }
-                if early && tooLargeForEarly.contains(x) { continue }
                 explorations += 1
-                pairLimit = early ? Self.earlyPairLimit : Self.maxPairs
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
             }
         }
@@ -224,10 +214,6 @@ struct PlainTextProof {
             }
             for c in touched { classHead[c] = -1 }
             touched.removeAll(keepingCapacity: true)
-            if overBudget && pairLimit < Self.maxPairs {
-                for pair in pairs { tooLargeForEarly.insert(pair.state) }
-                return false
-            }
             if overBudget || linkPair.count > Self.maxLinks { abandoned.insert(start); return false }
             if p == 0 && remaining.contains(0) {
                 // Some plain character has no edge at all from the start (a key that must be one of a

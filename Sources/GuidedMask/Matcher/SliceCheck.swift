@@ -13,8 +13,8 @@ extension GrammarMatcher {
     /// the chain of character positions until its budget ran out (thousands of pairs, milliseconds), so
     /// it first gets only the few pairs an unbounded string's loop needs; then the 16-character check
     /// (cheap everywhere); then the proof on NFA states (`PlainTextProof`: a key automaton with more
-    /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`), which states of more
-    /// than 8 NFA states ask first (see `earlyProofSetSize`); the unbounded check with its full budget
+    /// prefixes than the bounded budget, the `.*` of an unanchored `pattern`), which some states ask
+    /// first (see `proofFirstSetSize` and `branchingProofSetSize`); the unbounded check with its full budget
     /// runs only where all of these failed (a string with under 16 characters of room, where it fails
     /// fast); the narrower bounded slices last.
     ///
@@ -28,22 +28,16 @@ extension GrammarMatcher {
         // every word restarts at every character; a key position with a trie of undeclared names) makes
         // each deterministic state it reaches costly to build, and the deterministic checks below would
         // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
-        // answers carry over to the next position.
-        // Between a few and many NFA states, where the text branches (the first key position of an
-        // object that takes undeclared names), the proof is asked early, within a small region
-        // (`PlainTextProof.earlyPairLimit`): a bounded string's chain is neither asked nor followed.
+        // answers carry over to the next position: such a state asks the proof first.
+        // With fewer NFA states, so does one where the text branches (the first key position of an
+        // object that takes undeclared names); a bounded string's position does not (`branchesOnText`).
         let setSize = compiled.automaton.nfaSetSize(state)
-        if setSize > Self.proofFirstSetSize {
-            if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
-        } else if setSize > Self.earlyProofSetSize && branchesOnText(state) {
-            if compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, early: true) { return (unbounded, nil) }
-        }
+        let proofFirst = setSize > Self.proofFirstSetSize || (setSize > Self.branchingProofSetSize && branchesOnText(state))
+        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
-        // (Asked once in full: a second question would explore up to four more of the set's states.)
-        if setSize <= Self.proofFirstSetSize && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) {
-            return (unbounded, nil)
-        }
+        // (Asked once: a second question would explore up to four more of the set's states.)
+        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
@@ -52,9 +46,9 @@ extension GrammarMatcher {
 
     /// True when the printable ASCII characters of plain text lead from `state` to more than two
     /// states: a name trie (each name's next character, and the escape to any other name), not a
-    /// position of a bounded string (every character to the next position). Asked before the early
-    /// proof, which would follow a string's chain of positions up to its limit for nothing. The walk
-    /// reads all these transitions anyway.
+    /// position of a bounded string (every character to the next position), where the proof would
+    /// follow the chain of positions to its end before failing there. The walk reads all these
+    /// transitions anyway.
     mutating func branchesOnText(_ state: Int32) -> Bool {
         let t = compiled.tables
         var first: Int32 = 0, second: Int32 = 0
@@ -185,13 +179,12 @@ extension GrammarMatcher {
     /// searches qualified; a key position inside an undeclared member of a 153-name object (~30 NFA
     /// states) spent 1.5 ms in deterministic checks that failed (650 states) before the proof.
     static var proofFirstSetSize: Int { 24 }
-    /// Above this many (and up to `proofFirstSetSize`), where the text branches (`branchesOnText`), the
-    /// proof is asked first within a small region:
-    /// the first key position of an object that takes undeclared names (~12 NFA states) spent 0.5-2 ms
-    /// in the loop and 16-character checks' states, but so can a bounded string inside `anyOf` branches
-    /// in the proof, which follows its chain of positions to the end (1.3 → 6 ms when the whole proof
-    /// came first there).
-    static var earlyProofSetSize: Int { 8 }
+    /// Above this many, where the text branches (`branchesOnText`), the proof is asked first too: the
+    /// first key position of an object that takes undeclared names (~12 NFA states) spent 0.5-2 ms in
+    /// the loop and 16-character checks' states (one per prefix of every declared name) before it. A
+    /// bounded string inside `anyOf` branches has as many NFA states per position, and there the proof
+    /// follows the chain of positions to its end (1.3 → 6 ms when it came first for every such state).
+    static var branchingProofSetSize: Int { 8 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
