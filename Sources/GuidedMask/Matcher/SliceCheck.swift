@@ -47,8 +47,8 @@ extension GrammarMatcher {
     /// True when the printable ASCII characters of plain text lead from `state` to more than two
     /// states: a name trie (each name's next character, and the escape to any other name), not a
     /// position of a bounded string (every character to the next position), where the proof would
-    /// follow the chain of positions to its end before failing there. The walk reads all these
-    /// transitions anyway.
+    /// follow the chain of positions to its end before failing there. The walk reads nearly all of
+    /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
     mutating func branchesOnText(_ state: Int32) -> Bool {
         let t = compiled.tables
         var first: Int32 = 0, second: Int32 = 0
