@@ -26,6 +26,7 @@ final class ClassSlices: @unchecked Sendable {
     private let tokenLengths: [UInt8]
     private let maskWords: Int
     private let made = Locked<[Key: UnsafeMutableBufferPointer<UInt32>]>([:])
+    private let longest = Locked<[ASCIISet: Int]>([:])
     private struct Key: Hashable { var characters: ASCIISet; var maxLength: Int }
     /// Member sets kept per vocabulary (19 KB each for Qwen2); past it no new class slice is made.
     static let maxSets = 256
@@ -96,6 +97,25 @@ final class ClassSlices: @unchecked Sendable {
             return UnsafePointer(bits.baseAddress!)
         }
     }
+
+    /// Bytes of the longest token made only of `characters` (0: none), found on first use by one pass
+    /// over the token table and kept (up to `maxLongestKept` classes; past that it is found again).
+    /// A state's class check need not look deeper: no member can read further.
+    func longestMember(_ characters: ASCIISet) -> Int {
+        if let known = longest.withLock({ $0[characters] }) { return known }
+        var found = 0
+        tokenCharacters.withUnsafeBufferPointer { chars in
+            tokenLengths.withUnsafeBufferPointer { lengths in
+                for id in 0..<chars.count where Int(lengths[id]) > found && chars[id].isSubset(of: characters) {
+                    found = Int(lengths[id])
+                }
+            }
+        }
+        longest.withLock { known in if known.count < Self.maxLongestKept { known[characters] = found } }
+        return found
+    }
+
+    static let maxLongestKept = 4096
 
     /// Member sets made so far.
     var setCount: Int { made.withLock { $0.count } }

@@ -66,4 +66,34 @@ private typealias S = MaskTestSupport
         #expect(index.classSlices.nodeBelow[x] == ASCIISet())
         #expect(index.classSlices.nodeDepthBelow[x] == 0)
     }
+
+    /// The check looks no deeper than the longest token over the class: in a counted length of 200
+    /// with tokens of at most 3 letters, it builds the states of three positions, as the walk does,
+    /// not the 64 of a loop check and 16 of a bounded one (a small vocabulary's masks must not pay for
+    /// states no token reaches).
+    @Test func theCheckStopsAtTheLongestMember() throws {
+        //                                            0    1    2     3      4    5
+        let index = try VocabularyIndex(S.vocabulary(["\"", "a", "ab", "abc", "x", "9"]))
+        var letters = ASCIISet()
+        for b in UInt8(ascii: "a")...UInt8(ascii: "z") { letters.insert(b) }
+        #expect(index.classSlices.longestMember(letters) == 3)
+        var digits = ASCIISet()
+        digits.insert(UInt8(ascii: "0"))
+        #expect(index.classSlices.longestMember(digits) == 0)
+        let g = try CompiledGrammar(try Grammar(gbnf: #"root ::= "\"" [a-z]{1,200} "\"""#), vocabulary: index)
+        var m = GrammarMatcher(g)
+        try m.accept(token: 0)
+        #expect(try S.allowed(&m) == [1, 2, 3, 4])
+        #expect(index.classSlices.setCount == 1)
+        #expect(g.automaton.statistics.states == 5, "the start, the quote, 3 positions")
+    }
+
+    /// What a first-visit check may spend scales with the trie it spares a walk of: a few tokens get
+    /// the floor of 1/32 of Qwen2's budgets.
+    @Test func checkBudgetsScaleWithTheTrie() throws {
+        let index = try VocabularyIndex(S.vocabulary(Self.tokens))
+        #expect(index.checkWorkShare == 1.0 / 32)
+        #expect(index.checkBudget(GrammarMatcher.sliceCheckSteps) == 4_687)
+        #expect(index.checkBudget(PlainTextProof.maxTotalWork) == 250_000)
+    }
 }

@@ -12,7 +12,7 @@ private typealias S = MaskTestSupport
 
     func startReadsAllPlainText(_ gbnf: String) throws -> Bool {
         let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
-        return g.automaton.readsAllPlainText(g.startState, sliceEdges: g.sliceEdges)
+        return g.automaton.readsAllPlainText(g.startState, sliceEdges: g.sliceEdges, totalWork: PlainTextProof.maxTotalWork)
     }
 
     @Test func unboundedTextReadsEverything() throws {

@@ -52,7 +52,8 @@ struct PlainTextProof {
     static let maxClosureStates = 2_000_000
     /// Closure states, pairs and links all explorations of one grammar may spend together: the limits
     /// above bound one exploration, and each deterministic state may start new ones (that fuzzed
-    /// grammar started thousands, each near its limits). Past it no new exploration starts.
+    /// grammar started thousands, each near its limits). Past it no new exploration starts. This is
+    /// for Qwen2's trie; the matcher passes it scaled to its vocabulary's (`totalWork`).
     static let maxTotalWork = 8_000_000
     private var spent = 0
 
@@ -71,14 +72,16 @@ struct PlainTextProof {
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
     /// `sliceEdges[u]`: the (byte class, next position) pairs of position `u`.
-    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+    /// `totalWork`: the grammar's budget for all explorations (`maxTotalWork`, scaled).
+    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
+                                       totalWork: Int = maxTotalWork) -> Bool {
         var explorations = 0
         for x in set {
             switch known[Int(x)] {
             case 1: return true
             case 2: continue
             default:
-                if abandoned.contains(x) || explorations >= 4 || spent > Self.maxTotalWork { continue }
+                if abandoned.contains(x) || explorations >= 4 || spent > totalWork { continue }
                 explorations += 1
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
             }

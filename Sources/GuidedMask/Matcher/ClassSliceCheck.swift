@@ -2,13 +2,15 @@ extension GrammarMatcher {
     /// Printable characters a class slice must hold at least: with fewer its members are a few hundred
     /// tokens (Qwen2 has single-digit tokens only), not worth a token pass and a cached set.
     static var minClassCharacters: Int { 12 }
-    /// States the unbounded check may reach (a loop needs one or two; a counted length one per count).
-    static var classLoopStates: Int { 64 }
+    /// (state, length) pairs a check of `room` bytes may visit per byte of room: 32 up to 16 bytes,
+    /// 4 beyond (a loop needs one or two states per length, a counted length one; a check of a long
+    /// vocabulary's 100-byte room must not make thousands of states the walk never reaches).
+    static func classPairsPerByte(room: Int) -> Int { room <= 16 ? 32 : 4 }
 
     /// A class slice for `state` (see `ClassSlices`), for states no `TokenSlice` fits: the printable
     /// characters that lead to the state most of them lead to form the class C, and `state` must read
-    /// every string over C by byte transitions alone — unboundedly (a loop), else up to 16 or 8 bytes (a
-    /// counted length with that much room). No pop and no call is involved, so every token over C of at
+    /// every string over C by byte transitions alone — up to the longest token over C (as good as
+    /// unboundedly), else up to 16 or 8 bytes (a counted length with that much room). No pop and no call is involved, so every token over C of at
     /// most that length is allowed whatever the stack below holds, exactly like a slice's members.
     /// Returns the skip for the walk and the members bitmask; nil when no class of at least
     /// `minClassCharacters` characters holds.
@@ -32,40 +34,38 @@ extension GrammarMatcher {
         var characters = ASCIISet()
         for b in UInt8(0x20)...UInt8(0x7F) where classTarget[Int(t.classOf[Int(b)])] == main.key { characters.insert(b) }
         let classes = classTarget.filter { $0.value == main.key }.map(\.key).sorted()
-        let maxLength: Int
-        if readsEveryString(over: classes, from: state, maxLength: nil) {
-            maxLength = Int.max
-        } else if readsEveryString(over: classes, from: state, maxLength: 16) {
-            maxLength = 16
-        } else if readsEveryString(over: classes, from: state, maxLength: 8) {
-            maxLength = 8
-        } else {
-            return nil
-        }
         let slices = compiled.vocabulary.classSlices
+        // No token over C is longer than `longest`, so reading every string of up to `longest` bytes is
+        // as good as reading every string: the check never looks deeper than a member can read. (A
+        // small vocabulary's short tokens thus make states the walk would not make.)
+        let longest = slices.longestMember(characters)
+        guard longest > 0 else { return nil }
+        var rooms = [longest]
+        for room in [16, 8] where room < longest { rooms.append(room) }
+        guard let maxLength = rooms.first(where: { readsEveryString(over: classes, from: state, maxLength: $0) })
+        else { return nil }
         guard let members = slices.members(characters, maxLength: maxLength) else { return nil }
         let skip = ClassSkip(characters: characters, maxLength: maxLength,
                              below: slices.nodeBelow.baseAddress!, depthBelow: slices.nodeDepthBelow.baseAddress!)
         return (skip, members)
     }
 
-    /// True when every string of bytes of `classes` (up to `maxLength` bytes; nil: any length) has a
-    /// transition path from `state`: a search over (state, length) that fails at the first state
-    /// missing one of the classes, or past its budget.
-    private mutating func readsEveryString(over classes: [Int], from state: Int32, maxLength: Int?) -> Bool {
+    /// True when every string of bytes of `classes` of up to `maxLength` bytes has a transition path
+    /// from `state`: a search over (state, length) that fails at the first state missing one of the
+    /// classes, or past its budget.
+    private mutating func readsEveryString(over classes: [Int], from state: Int32, maxLength: Int) -> Bool {
         let t = compiled.tables
-        let limit = maxLength ?? 0
-        let budget = maxLength.map { 32 * ($0 + 1) } ?? Self.classLoopStates
+        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1)
         visited.reset()
         var stack: [(state: Int32, length: Int)] = [(state, 0)]
         while let (q, n) = stack.popLast() {
-            if !visited.insert(Int(q) * (limit + 1) + n) { continue }
+            if !visited.insert(Int(q) * (maxLength + 1) + n) { continue }
             if visited.count > budget { return false }
-            if maxLength != nil && n == limit { continue }
+            if n == maxLength { continue }
             for cls in classes {
                 let target = t.target(q, cls)
                 if target < 0 { return false }
-                stack.append((target, maxLength == nil ? 0 : n + 1))
+                stack.append((target, n + 1))
             }
         }
         return true

@@ -5,7 +5,8 @@ extension GrammarMatcher {
     /// of hundreds of words). A full walk visits ~333k trie nodes (Qwen2), so tens of thousands of steps
     /// are worth spending. Making states is bounded harder: in large schemas the ε-closures of the states
     /// a check made were most of the instructions of the slowest masks, and with 2 MiB of sets allowed
-    /// the worst masks of the corpus took 100-160 ms (73-78 ms with 256 KiB).
+    /// the worst masks of the corpus took 100-160 ms (73-78 ms with 256 KiB). Both are for Qwen2's trie
+    /// and scale with the vocabulary's (`VocabularyIndex.checkBudget`).
     static var sliceCheckSteps: Int { 150_000 }
     static var sliceCheckSetBytes: Int { 1 << 18 }
 
@@ -32,12 +33,13 @@ extension GrammarMatcher {
         // With fewer NFA states, so does one where the text branches (the first key position of an
         // object that takes undeclared names); a bounded string's position does not (`branchesOnText`).
         let setSize = compiled.automaton.nfaSetSize(state)
+        let proofWork = compiled.vocabulary.checkBudget(PlainTextProof.maxTotalWork)
         let proofFirst = setSize > Self.proofFirstSetSize || (setSize > Self.branchingProofSetSize && branchesOnText(state))
-        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
         // (Asked once: a second question would explore up to four more of the set's states.)
-        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges) { return (unbounded, nil) }
+        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
@@ -205,6 +207,8 @@ extension GrammarMatcher {
         // automaton that excludes a hundred declared names.
         let budget = pairBudget ?? (bounded ? 32 * (depthLimit + 1) : 16_384)
         var steps = 0
+        let stepLimit = compiled.vocabulary.checkBudget(Self.sliceCheckSteps)
+        let setBytesLimit = compiled.vocabulary.checkBudget(Self.sliceCheckSetBytes)
         let setBytesAtStart = t.automaton.setBytesBuilt
         visited.reset()
         var stack: [(state: Int32, u: UInt8, depth: Int)] = [(state, SliceUTF8.boundary, 0)]
@@ -215,14 +219,14 @@ extension GrammarMatcher {
             if bounded && u == SliceUTF8.boundary && d == depthLimit { continue }
             let edges = compiled.sliceEdges[Int(u)]
             steps += edges.count
-            if steps > Self.sliceCheckSteps { return false }
+            if steps > stepLimit { return false }
             for (cls, u2) in edges {
                 // A gap slice's excluded characters (single-byte, read between characters) are not read.
                 if u2 == SliceUTF8.boundary && u == SliceUTF8.boundary && !skipped.isEmpty && skipped.contains(cls) { continue }
                 var target = t.entry(q, Int(cls))
                 if target == 0 {
                     target = t.automaton.materialize(q, Int(cls))
-                    if t.automaton.setBytesBuilt - setBytesAtStart > Self.sliceCheckSetBytes { return false }
+                    if t.automaton.setBytesBuilt - setBytesAtStart > setBytesLimit { return false }
                 }
                 if target < 0 { return false }
                 let d2 = bounded && u2 == SliceUTF8.boundary ? d + 1 : d
