@@ -41,6 +41,23 @@ import GuidedSchema
         SchemaCase(schema: #"{"oneOf":[{"type":"integer"},{"minimum":2}],"type":"integer"}"#, accept: ["1", "-3"], reject: ["2", "5"]),
         SchemaCase(schema: #"{"oneOf":[{"maximum":5},{"minimum":2}],"type":"integer"}"#, accept: ["1", "6", "-3"], reject: ["2", "5", "3"]),
         SchemaCase(schema: #"{"oneOf":[{"type":"string"},{"type":"string","maxLength":3}]}"#, accept: ["\"abcd\""], reject: ["\"ab\"", "\"\"", "1"]),
+        // not of a format with an exact language: a string outside it (every non-string satisfies the format)
+        SchemaCase(schema: #"{"not":{"format":"ipv4"}}"#, accept: ["\"1.2.3\"", "\"a.b\"", "\"\""], reject: ["\"1.2.3.4\"", "\"10.0.0.255\"", "1", "null"]),
+        // overlapping formats: a dotted quad is a hostname too (RFC 1123 labels may be all digits)
+        SchemaCase(schema: #"{"type":"string","oneOf":[{"format":"hostname"},{"format":"ipv4"},{"format":"ipv6"}]}"#,
+                   accept: ["\"example.com\"", "\"::1\"", "\"fe80::2\""], reject: ["\"1.2.3.4\"", "\"a b\"", "\"\""]),
+        // five unanchored patterns that one string may all match: each branch minus the other four
+        SchemaCase(schema: #"{"type":"string","oneOf":[{"pattern":"a"},{"pattern":"b"},{"pattern":"c"},{"pattern":"d"},{"pattern":"e"}]}"#,
+                   accept: ["\"a\"", "\"xxe\"", "\"dd\""], reject: ["\"ab\"", "\"ea\"", "\"abcde\"", "\"x\"", "\"\""]),
+        // branches {type: string, pattern}: against a branch of strings only, the negation is not(pattern)
+        SchemaCase(schema: #"{"oneOf":[{"type":"string","pattern":"^a"},{"type":"string","pattern":"b$"},{"type":"string","pattern":"c"},{"type":"string","pattern":"d"},{"type":"string","pattern":"e"}]}"#,
+                   accept: ["\"ax\"", "\"xb\"", "\"c\"", "\"xd\""], reject: ["\"ab\"", "\"ac\"", "\"de\"", "\"x\"", "1", "null"]),
+        // an untyped branch holds for every non-string: 1 matches it alone, "a" too, "ab" both
+        SchemaCase(schema: #"{"oneOf":[{"pattern":"^a"},{"type":"string","pattern":"b$"}]}"#,
+                   accept: ["1", "null", "\"a\"", "\"b\"", "[]"], reject: ["\"ab\"", "\"x\""]),
+        // a word no draft defines (`name`) is an annotation, in a negated branch too
+        SchemaCase(schema: #"{"type":"string","oneOf":[{"pattern":"^a","name":"A"},{"pattern":"b$","name":"B"}]}"#,
+                   accept: ["\"ax\"", "\"xb\""], reject: ["\"ab\"", "\"x\""]),
         SchemaCase(schema: #"{"enum":[[],[1]],"not":{"items":{"type":"integer"}}}"#, accept: [], reject: ["[]", "[1]"]),
         // not of numeric const/enum: every spelling of the value is cut out of the literal automaton
         SchemaCase(schema: #"{"type":"integer","minimum":1,"maximum":10,"not":{"enum":[3,5]}}"#, accept: ["1", "4", "6", "10"], reject: ["3", "5", "0", "11"]),

@@ -97,6 +97,8 @@ struct SchemaFacts: Sendable {
     var formats: [(name: String, pointer: String)] = []
     /// `not: {pattern: p}`: the string must not contain a match.
     var negatedPatterns: [(source: String, pointer: String)] = []
+    /// `not: {format: name}` for a format with an exact language: the string must not be in it.
+    var negatedFormats: [(name: String, pointer: String)] = []
 
     var arrayParts: [ArrayPart] = []
     var minItems = 0
@@ -146,5 +148,6 @@ struct SchemaFacts: Sendable {
             && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
             && propertyNames.isEmpty && forbiddenKeys.isEmpty && negated.isEmpty && notMultipleOf.isEmpty && negatedPatterns.isEmpty
+            && negatedFormats.isEmpty
     }
 }

@@ -39,6 +39,13 @@ enum SchemaKeywords {
         }
     }
 
+    /// Whether `key` can affect validity in a negation: not inert, and defined by some draft. A word no
+    /// draft defines (`name`, `x-order`, a typo) is an annotation, which the lowering ignores too, so
+    /// `not: {pattern: p, name: n}` is the complement of the pattern alone.
+    static func isEffective(_ key: String, draft: JSONSchemaDraft) -> Bool {
+        !isInert(key, draft: draft) && KeywordCatalog.drafts[key] != nil
+    }
+
     /// Validation keywords of the draft that the compiler does not enforce.
     static func isRefused(_ key: String, draft: JSONSchemaDraft) -> Bool {
         switch key {

@@ -92,6 +92,11 @@ extension SchemaLowering {
                 }
                 if !GrammarMembership.accepts(Grammar(root: e), JSONText.encodeContent(s)) { r = .unknown }
             }
+            for fm in f.negatedFormats {
+                // Only formats with an exact language are negated (`complementKeyword`).
+                guard case .enforced(let e) = JSONFormats.support(fm.name) else { r = .unknown; continue }
+                if GrammarMembership.accepts(Grammar(root: e), JSONText.encodeContent(s)) { r = .unknown }
+            }
             return r
         case .array(let items):
             if items.count < f.minItems { return .invalid }
@@ -177,6 +182,10 @@ extension SchemaLowering {
     /// of object keywords only accepts every string, say), no value of that type can satisfy branch i
     /// alone, so branch i loses that type instead of taking j's negation. That makes the common
     /// "untyped branches told apart by `required`" form exact.
+    /// Overlapping branches whose negations merge into a branch's facts (each one more automaton to
+    /// subtract from its strings, say), at most.
+    static let maxMergedNegations = 16
+
     mutating func exactlyOne(_ g: DisjunctionGroup, base: [Conjunct]) throws(JSONSchemaCompileError) -> DisjunctionGroup {
         let keys = g.alternatives.map { base + $0 }
         var out = g
@@ -184,8 +193,13 @@ extension SchemaLowering {
         out.keyword = "oneOf"
         out.alternatives = []
         var universal: [InstanceTypes?] = Array(repeating: nil, count: keys.count)
+        func notDisjoint(_ i: Int, _ j: Int) -> JSONSchemaCompileError {
+            JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
+                                   detail: "branches \(i) and \(j) are not provably disjoint")
+        }
         for i in 0..<keys.count {
-            var negations = 0
+            var negations = 0, merged = 0
+            var types: InstanceTypes? = nil
             var dropped = InstanceTypes()
             // Branch i may become several conjunctions (a negation that is a disjunction of key tests).
             var variants: [[Conjunct]] = [g.alternatives[i]]
@@ -207,11 +221,24 @@ extension SchemaLowering {
                     continue
                 }
                 // Each negation may split into alternatives: a branch overlapping many others is refused
-                // rather than expanded into a product.
-                negations += 1
-                guard negations <= 3, g.alternatives[j].count == 1, g.alternatives[j][0].mode == .full else {
-                    throw JSONSchemaCompileError(.notExact, keyword: "oneOf", pointer: document[g.holder].pointer,
-                                                 detail: "branches \(i) and \(j) are not provably disjoint")
+                // rather than expanded into a product. A negation that is one exact complement (`not` of a
+                // lone `pattern`, `format`, `const`, ...) adds facts and no alternative, so it counts only
+                // against `maxMergedNegations` (five unanchored `pattern`s that may all match one string).
+                let whole = g.alternatives[j].count == 1 && g.alternatives[j][0].mode == .full
+                var probe = SchemaFacts()
+                if whole, try complement(g.alternatives[j][0].node, into: &probe, depth: 0) {
+                    merged += 1
+                } else if whole, let kw = try loneKeywordBesideType(g.alternatives[j][0].node, within: typesOf(keys[i], &types)) {
+                    // `{type: string, pattern: p}` against a branch of strings only: not(pattern) there.
+                    merged += 1
+                    guard merged <= Self.maxMergedNegations else { throw notDisjoint(i, j) }
+                    for v in variants.indices { variants[v].append(Conjunct(node: g.alternatives[j][0].node, mode: .negatedKeyword, name: kw)) }
+                    continue
+                } else {
+                    negations += 1
+                }
+                guard negations <= 3, merged <= Self.maxMergedNegations, whole else {
+                    throw notDisjoint(i, j)
                 }
                 for v in variants.indices { variants[v].append(Conjunct(node: g.alternatives[j][0].node, mode: .negated)) }
             }
@@ -222,6 +249,37 @@ extension SchemaLowering {
             out.alternatives += variants
         }
         return out
+    }
+
+    /// The instance types conjunction `key` allows (all when it cannot be analyzed), kept in `memo`.
+    mutating func typesOf(_ key: [Conjunct], _ memo: inout InstanceTypes?) -> InstanceTypes {
+        if let t = memo { return t }
+        let t = (try? analyze(SchemaLowering.normalize(key)))?.1.types ?? .all
+        memo = t
+        return t
+    }
+
+    /// The one keyword K of schema location `id` besides a `type` that covers `types`, when K has an
+    /// exact complement: for instances of those types `id` holds exactly when K does, so within them
+    /// not(`id`) is the complement of K alone (`{type: string, pattern: p}` against strings). Nil
+    /// otherwise.
+    mutating func loneKeywordBesideType(_ id: Int, within types: InstanceTypes) throws(JSONSchemaCompileError) -> String? {
+        guard !types.isEmpty, case .object(let o) = document[id].value else { return nil }
+        let draft = document.draft
+        if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return nil }
+        let effective = o.entries.filter { SchemaKeywords.isEffective($0.key, draft: draft) }
+        guard effective.count == 2, let typeValue = o["type"], let (kw, v) = effective.first(where: { $0.key != "type" }) else { return nil }
+        var allowed = InstanceTypes()
+        let names: [JSONValue]
+        if case .array(let a) = typeValue { names = a } else { names = [typeValue] }
+        for n in names {
+            guard case .string(let s) = n, let one = InstanceTypes(name: s) else { return nil }
+            allowed.formUnion(one)
+        }
+        guard allowed.isSuperset(of: types) else { return nil }
+        var probe = SchemaFacts()
+        guard try complementKeyword(id, kw, v, o, into: &probe, depth: 0) else { return nil }
+        return kw
     }
 
     /// For objects satisfying `a`, the failure of the conjunction `key` as a disjunction of member tests
@@ -276,7 +334,7 @@ extension SchemaLowering {
         if f.types.contains(.null), !f.excluded.contains(.null) { u.insert(.null) }
         if f.types.contains(.boolean), !f.excluded.contains(.bool(true)), !f.excluded.contains(.bool(false)) { u.insert(.boolean) }
         if f.types.contains(.string), f.minLength == 0, f.maxLength == nil, f.patterns.isEmpty, f.formats.isEmpty,
-           f.negatedPatterns.isEmpty, !f.excluded.contains(where: { $0.stringValue != nil }) { u.insert(.string) }
+           f.negatedPatterns.isEmpty, f.negatedFormats.isEmpty, !f.excluded.contains(where: { $0.stringValue != nil }) { u.insert(.string) }
         let numbersFree = f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty
             && !f.excluded.contains(where: { if case .number = $0 { return true } else { return false } })
         if numbersFree { u.formUnion(f.types.intersection(.number)) }

@@ -154,7 +154,7 @@ extension SchemaLowering {
                 }
                 let unrestricted = flat.groups.isEmpty && facts.minLength == 0 && facts.maxLength == nil && facts.patterns.isEmpty
                     && facts.formats.isEmpty && !facts.excluded.contains(where: { $0.stringValue != nil })
-                    && facts.negated.isEmpty && facts.negatedPatterns.isEmpty
+                    && facts.negated.isEmpty && facts.negatedPatterns.isEmpty && facts.negatedFormats.isEmpty
                 if !unrestricted {
                     throw JSONSchemaCompileError(.notExact, keyword: "propertyNames", pointer: f.objectPointer,
                                                  detail: "undeclared names can be restricted only by enum/const")

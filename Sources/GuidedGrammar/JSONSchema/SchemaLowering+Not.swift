@@ -8,7 +8,7 @@ extension SchemaLowering {
     /// The location Y when `id` is `{not: Y}` (nothing else effective): not(not(Y)) = Y.
     mutating func doubleNegation(_ id: Int) throws(JSONSchemaCompileError) -> Int? {
         guard case .object(let o) = document[id].value, o["not"] != nil else { return nil }
-        let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: document.draft) }
+        let effective = o.entries.filter { SchemaKeywords.isEffective($0.key, draft: document.draft) }
         guard effective.count == 1 else { return nil }
         return try document.node(at: document[id].pointer + "/not")
     }
@@ -53,7 +53,7 @@ extension SchemaLowering {
                 guard let target = try? document.resolve(r, from: id) else { return false }
                 return try complement(target, into: &f, depth: depth + 1)
             }
-            let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+            let effective = o.entries.filter { SchemaKeywords.isEffective($0.key, draft: draft) }
             if effective.isEmpty { f.unsatisfiable = true; return true }
             guard effective.count == 1, let (kw, v) = effective.first else { return false }
             return try complementKeyword(id, kw, v, o, into: &f, depth: depth)
@@ -74,7 +74,7 @@ extension SchemaLowering {
         guard case .object(let o) = document[id].value else { return nil }
         let draft = document.draft
         if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return nil }
-        let effective = o.entries.filter { !SchemaKeywords.isInert($0.key, draft: draft) }
+        let effective = o.entries.filter { SchemaKeywords.isEffective($0.key, draft: draft) }
         // not(allOf [A, B, ...]) = not(A) ∨ not(B) ∨ ...
         if effective.count == 1, effective[0].key == "allOf", case .array(let parts) = effective[0].value, parts.count >= 2 {
             var alternatives: [[Conjunct]] = []
@@ -198,6 +198,12 @@ extension SchemaLowering {
             guard case .string(let s) = v, (try? patternDFA(s, pointer: site.pointer)) != nil else { return false }
             f.types.formIntersection(.string)
             f.negatedPatterns.append((s, site.pointer))
+        case "format":
+            // A format with an exact language holds for every non-string, like `pattern`; its complement
+            // is a string outside that language. An undefined format's negation is not read as anything.
+            guard case .string(let name) = v, case .enforced = JSONFormats.support(name) else { return false }
+            f.types.formIntersection(.string)
+            f.negatedFormats.append((name, site.pointer))
         case "anyOf":
             // not(A ∨ B ∨ ...) = not(A) ∧ not(B) ∧ ...; each must be exact.
             guard case .array(let items) = v, !items.isEmpty else { return false }

@@ -52,6 +52,7 @@ extension SchemaLowering {
         enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }
         var parts: [Source]
         var negatedPatterns: [String]
+        var negatedFormats: [String]
         var excluded: [String]
     }
 
@@ -86,9 +87,11 @@ extension SchemaLowering {
                         f.maxLength != nil ? "maxLength" : "minLength", pointer)
         }
         let excludedStrings = f.excluded.compactMap(\.stringValue)
-        if !f.negatedPatterns.isEmpty {
-            // not: {pattern}: the content language minus each pattern's (unanchored) language.
-            if parts.isEmpty { parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "not", f.negatedPatterns[0].pointer)) }
+        if !f.negatedPatterns.isEmpty || !f.negatedFormats.isEmpty {
+            // not: {pattern} / not: {format}: the content language minus each pattern's (unanchored)
+            // language and each format's.
+            let pointer = f.negatedPatterns.first?.pointer ?? f.negatedFormats[0].pointer
+            if parts.isEmpty { parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "not", pointer)) }
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             return .seq([.literal("\""), try intersectContents(parts, f)])
         }
@@ -150,7 +153,8 @@ extension SchemaLowering {
     /// automaton costs milliseconds.
     mutating func intersectContents(_ parts: [ContentPart], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
         let excluded = f.excluded.compactMap(\.stringValue)
-        let key = IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source), excluded: excluded)
+        let key = IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
+                                  negatedFormats: f.negatedFormats.map(\.name), excluded: excluded)
         if let e = intersections[key] { return e }
         var dfa = try contentDFA(parts[0])
         for p in parts.dropFirst() {
@@ -163,6 +167,13 @@ extension SchemaLowering {
             let d = try patternDFA(p.source, pointer: p.pointer)
             do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: p.pointer, detail: error.description)
+            }
+        }
+        for fm in f.negatedFormats {
+            guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
+            let d = try contentDFA(ContentPart(.format(fm.name), e, "not", fm.pointer))
+            do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: fm.pointer, detail: error.description)
             }
         }
         if !excluded.isEmpty {
