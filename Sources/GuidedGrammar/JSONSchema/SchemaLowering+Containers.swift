@@ -353,6 +353,13 @@ extension SchemaLowering {
         return e
     }
 
+    /// Distinct `patternProperties` patterns one object may combine: the name space splits into regions
+    /// by which patterns match, labelled in one product automaton, whose state limit is the real bound
+    /// (only the regions some name realizes are analysed: with 19 prefixed patterns, about 19).
+    static let maxNamePatterns = 32
+    /// Patterns up to which, past that product's limit, each region gets an automaton of its own.
+    static let maxRegionPatterns = 4
+
     private mutating func makeUndeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
         var patterns: [String] = []
         var pointerOf: [String: String] = [:]
@@ -362,31 +369,37 @@ extension SchemaLowering {
             let value = try elementExpr(nodes)
             return .seq([.literal("\""), notIn(names), .literal("\""), colon, value])
         }
-        guard patterns.count <= 4 else {
-            throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer, detail: "more than 4 name patterns combined")
+        guard patterns.count <= Self.maxNamePatterns else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer,
+                                         detail: "more than \(Self.maxNamePatterns) name patterns combined")
         }
         let universe = try anyContentDFA()
         var dfas: [ByteDFA] = []
         for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
         let namesDFA = try automaton(.alt(names.map { .bytes(JSONText.encodeContent($0)) }), keyword: "properties", pointer: f.objectPointer)
-        // The parts: names matching exactly the patterns of a subset, with the schemas that apply.
-        var partNodes: [Int: [Int]] = [:]
-        for subset in 0..<(1 << patterns.count) {
-            if subset == 0 && !defaultAllowed { continue }
-            var nodes: [Int] = []
-            for p in f.objectParts {
+        // The parts: names matching exactly the patterns of a subset, with the schemas that apply; nil
+        // for a subset whose schemas no value satisfies (its names are not allowed). Made for the subsets
+        // some name realizes, as the product below meets them (not for all 2^k).
+        var partNodes: [Int: [Int]?] = [:]
+        func part(_ subset: Int) -> [Int]? {
+            if let known = partNodes[subset] { return known }
+            var nodes: [Int]? = []
+            if subset == 0 && !defaultAllowed { nodes = nil }
+            for p in f.objectParts where nodes != nil {
                 var matched = false
                 for pat in p.patterns {
                     let i = patterns.firstIndex(of: pat.source)!
-                    if subset & (1 << i) != 0 { nodes.append(pat.node); matched = true }
+                    if subset & (1 << i) != 0 { nodes!.append(pat.node); matched = true }
                 }
-                if !matched, let a = p.additional { nodes.append(a) }
+                if !matched, let a = p.additional { nodes!.append(a) }
             }
-            if !nodes.isEmpty {
-                let (flat, facts) = try analyze(SchemaLowering.normalize(nodes.map { Conjunct(node: $0, full: true) }))
-                if flat.unsatisfiable || facts.unsatisfiable { continue }
+            if let n = nodes, !n.isEmpty {
+                // An analysis that fails keeps the part: lowering its value reports the error.
+                if let (flat, facts) = try? analyze(SchemaLowering.normalize(n.map { Conjunct(node: $0, full: true) })),
+                   flat.unsatisfiable || facts.unsatisfiable { nodes = nil }
             }
             partNodes[subset] = nodes
+            return nodes
         }
         // One name automaton for all parts, its accepting states labelled with their part, so the mask
         // engine follows one NFA state per name position (see `LabelledProduct`). Past the automaton
@@ -395,7 +408,7 @@ extension SchemaLowering {
             guard accepts[0] && !accepts[1] else { return nil }
             var subset = 0
             for i in 0..<patterns.count where accepts[i + 2] { subset |= 1 << i }
-            return partNodes[subset] != nil ? subset : nil
+            return part(subset) != nil ? subset : nil
         }) {
             if product.automaton.isEmpty { return .nothing }
             // Each part's value is one rule, entered after the closing quote from every accepting state of
@@ -403,16 +416,21 @@ extension SchemaLowering {
             var valueRule: [Int: RuleID] = [:]
             for case let subset? in Set(product.labels) {
                 valueRule[subset] = grammar.addRule(name: "member:\(f.objectPointer)#part\(subset)",
-                                                    body: .seq([colon, try elementExpr(partNodes[subset]!)]))
+                                                    body: .seq([colon, try elementExpr(part(subset)!)]))
             }
             let key = product.automaton.ruleExpression(into: &grammar, name: "name") { s -> GrammarExpr in
                 GrammarExpr.seq([.literal("\""), .rule(valueRule[product.labels[s]!]!)])
             }
             return .seq([.literal("\""), key])
         }
+        // One automaton per part: 2^k regions, each k products, so only for a few patterns.
+        guard patterns.count <= Self.maxRegionPatterns else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer,
+                                         detail: "the names of \(patterns.count) patterns and \(names.count) declared names need more than \(automatonLimits.maxDFAStates) automaton states")
+        }
         var regions: [GrammarExpr] = []
         for subset in 0..<(1 << patterns.count) {
-            guard let nodes = partNodes[subset] else { continue }
+            guard let nodes = part(subset) else { continue }
             var region = universe
             do {
                 for (i, d) in dfas.enumerated() {
