@@ -112,6 +112,10 @@ import GuidedSchema
         SchemaCase(schema: #"{"format":"relative-json-pointer","type":"string"}"#, accept: ["\"0\"", "\"2/a~1b\"", "\"1#\"", "\"0+1/x\""], reject: ["\"\"", "\"01\"", "\"/a\"", "\"1#/a\""]),
         SchemaCase(schema: #"{"format":"iri","type":"string"}"#, accept: ["\"http://é.example/ü?q=ß#ф\"", "\"urn:ex:é\""], reject: ["\"//é\"", "\"é\"", "\"http://a b\""]),
         SchemaCase(schema: #"{"format":"iri-reference","type":"string"}"#, accept: ["\"//é/ü\"", "\"é\"", "\"#ф\""], reject: ["\"é:x\"", "\"a b\""]),
+        // six name patterns, two of which one name may match together (its value then meets both)
+        SchemaCase(schema: #"{"type":"object","patternProperties":{"^a_":{"type":"integer"},"^b_":{"type":"string"},"^c_":{"type":"boolean"},"^d_":{"type":"null"},"^e_":{"type":"array"},"_z$":{"minimum":5}},"additionalProperties":false}"#,
+                   accept: ["{}", "{\"a_1\":1}", "{\"b_x\":\"s\"}", "{\"a_z\":7}", "{\"e_\":[]}", "{\"q_z\":9}", "{\"q_z\":\"s\"}", "{\"d_z\":null}"],
+                   reject: ["{\"a_z\":4}", "{\"b_1\":1}", "{\"f_1\":1}", "{\"c_1\":\"x\"}", "{\"e_\":{}}", "{\"q_z\":3}"]),
         SchemaCase(schema: #"{"format":"idn-hostname","type":"string"}"#, accept: ["\"example.com\""], reject: ["\"-a.com\"", "\"a..b\""]),
         SchemaCase(schema: #"{"format":"idn-email","type":"string"}"#, accept: ["\"a@example.com\""], reject: ["\"a@\"", "\"@b.c\""]),
     ]
