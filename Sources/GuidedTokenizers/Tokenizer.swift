@@ -144,6 +144,33 @@ public final class TokenEncoder {
         return out
     }
 
+    /// Token ids whose bytes are exactly `text`'s, as when the text continues what came before: what a
+    /// model emits for it after a prompt, and what a grammar over the text's bytes accepts. `encode`
+    /// gives the same ids, except where the tokenizer puts its dummy prefix (SentencePiece, a Metaspace
+    /// that prepends `▁`) before the first word: `{"a": 1}` then starts with `▁{`, a space the text does
+    /// not have. The text is then encoded after a marker, and the marker's tokens, dummy prefix included,
+    /// are dropped; where no token boundary falls right after the marker, the plain encoding is
+    /// returned.
+    public func encodeContinuation(_ text: String) throws(PCRE2Error) -> [Int] {
+        let ids = try encode(text)
+        let want = Array(text.utf8)
+        let vocabulary = tokenizer.vocabulary
+        func bytes(_ ids: ArraySlice<Int>) -> [UInt8] { ids.flatMap { vocabulary.tokenBytes($0) } }
+        if bytes(ids[...]) == want { return ids }
+        for marker in ["\n", "\u{1}"] {
+            let marked = try encode(marker + text)
+            let all = bytes(marked[...])
+            guard all.count >= want.count, Array(all.suffix(want.count)) == want else { continue }
+            var length = 0
+            for (k, id) in marked.enumerated() {
+                if length == all.count - want.count { return Array(marked[k...]) }
+                length += vocabulary.tokenBytes(id).count
+                if length > all.count - want.count { break }
+            }
+        }
+        return ids
+    }
+
     /// Splits at added/special tokens, then normalizes, pre-tokenizes and BPE-encodes each plain segment.
     private func encodeBytes(_ text: UnsafeBufferPointer<UInt8>, _ special: Bool, _ out: inout [Int]) throws(PCRE2Error) {
         let t = tokenizer

@@ -71,7 +71,7 @@ enum JSTSCommand {
                         c.total += 1
                         guard compiled != nil || emptyLanguage else { c.refused += 1; continue }
                         var accepted = false
-                        if let compiled, let tokens = try? encoder.encode(data.serialized(.compact)) {
+                        if let compiled, let tokens = try? encoder.encodeContinuation(data.serialized(.compact)) {
                             var times: [Double] = []
                             var first: Double? = nil
                             accepted = JSTSFeeder.accepts(compiled, tokens: tokens, mask: &mask, times: &times, firstMaskTime: &first)

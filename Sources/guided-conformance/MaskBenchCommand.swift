@@ -118,7 +118,8 @@ enum MaskBenchCommand {
             guard let data = test["data"], let valid = test["valid"]?.boolValue else { continue }
             r.numTests += 1
             if valid { r.numValid += 1 } else { r.numInvalid += 1 }
-            guard let tokens = try? encoder.encode(data.serialized(.pythonDefault)) else { continue }
+            // As the model would emit the instance after a prompt: no SentencePiece dummy prefix before it.
+            guard let tokens = try? encoder.encodeContinuation(data.serialized(.pythonDefault)) else { continue }
             r.numTokens += tokens.count
             var first: Double? = nil
             let accepted = JSTSFeeder.accepts(compiled, tokens: tokens, mask: &mask, times: &r.masks, firstMaskTime: &first)

@@ -32,6 +32,20 @@ import GuidedTestSupport
         #expect(t.decode([22557], stripDummyPrefix: false) == Array(" Hello".utf8))
     }
 
+    /// A JSON text encoded as a continuation: its tokens spell exactly its bytes (no dummy prefix), with
+    /// SentencePiece and with a `tokenizer.json` Metaspace, and Qwen2's encoding is unchanged.
+    @Test(arguments: ["mistral-7b-v0.1.model", "mistral-7b-v0.1.tokenizer.json", "qwen2.tiktoken"])
+    func continuationsSpellExactlyTheirText(_ name: String) throws {
+        let t = try LoadedTokenizers.named(name)
+        let encoder = t.makeEncoder()
+        for text in [#"{"a": 1, "b": [true, null]}"#, "Hello world", " leading space", "\n{\"x\": \"é\"}"] {
+            let ids = try encoder.encodeContinuation(text)
+            #expect(t.decode(ids, stripDummyPrefix: false) == Array(text.utf8), "\(name): \(text)")
+        }
+        if name == "qwen2.tiktoken" { #expect(try encoder.encodeContinuation("Hello world") == (try encoder.encode("Hello world"))) }
+        else { #expect(try encoder.encodeContinuation("Hello world") != (try encoder.encode("Hello world"))) }
+    }
+
     @Test func streamingDecoderHoldsIncompleteUTF8() throws {
         let t = try LoadedTokenizers.qwen2.get()
         var d = t.makeStreamingDecoder()
