@@ -112,6 +112,15 @@ import GuidedSchema
         SchemaCase(schema: #"{"format":"relative-json-pointer","type":"string"}"#, accept: ["\"0\"", "\"2/a~1b\"", "\"1#\"", "\"0+1/x\""], reject: ["\"\"", "\"01\"", "\"/a\"", "\"1#/a\""]),
         SchemaCase(schema: #"{"format":"iri","type":"string"}"#, accept: ["\"http://é.example/ü?q=ß#ф\"", "\"urn:ex:é\""], reject: ["\"//é\"", "\"é\"", "\"http://a b\""]),
         SchemaCase(schema: #"{"format":"iri-reference","type":"string"}"#, accept: ["\"//é/ü\"", "\"é\"", "\"#ф\""], reject: ["\"é:x\"", "\"a b\""]),
+        // uniqueItems over a few listed values: the orderings of their subsets
+        SchemaCase(schema: #"{"type":"array","uniqueItems":true,"items":{"enum":["a","b","c"]}}"#,
+                   accept: ["[]", "[\"a\"]", "[\"b\",\"a\"]", "[\"c\",\"a\",\"b\"]"], reject: ["[\"a\",\"a\"]", "[\"a\",\"b\",\"a\"]", "[\"d\"]", "[1]"]),
+        SchemaCase(schema: #"{"type":"array","uniqueItems":true,"minItems":2,"maxItems":2,"items":{"type":"string","enum":["a","b","c",1]}}"#,
+                   accept: ["[\"a\",\"b\"]", "[\"c\",\"a\"]"], reject: ["[]", "[\"a\"]", "[\"a\",\"b\",\"c\"]", "[\"b\",\"b\"]", "[1,\"a\"]"]),
+        SchemaCase(schema: #"{"type":"array","uniqueItems":true,"items":{"enum":[true,false,null]},"minItems":4}"#,
+                   accept: [], reject: ["[true,false,null]", "[true,false,null,true]"]),
+        SchemaCase(schema: #"{"uniqueItems":true,"items":{"enum":[true,null]}}"#,
+                   accept: ["[null,true]", "1", "\"x\"", "{}"], reject: ["[true,true]", "[null,null]", "[false]"]),
         // six name patterns, two of which one name may match together (its value then meets both)
         SchemaCase(schema: #"{"type":"object","patternProperties":{"^a_":{"type":"integer"},"^b_":{"type":"string"},"^c_":{"type":"boolean"},"^d_":{"type":"null"},"^e_":{"type":"array"},"_z$":{"minimum":5}},"additionalProperties":false}"#,
                    accept: ["{}", "{\"a_1\":1}", "{\"b_x\":\"s\"}", "{\"a_z\":7}", "{\"e_\":[]}", "{\"q_z\":9}", "{\"q_z\":\"s\"}", "{\"d_z\":null}"],

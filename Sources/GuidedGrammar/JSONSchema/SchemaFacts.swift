@@ -103,6 +103,9 @@ struct SchemaFacts: Sendable {
     var arrayParts: [ArrayPart] = []
     var minItems = 0
     var maxItems: Int? = nil
+    /// The pointer of a `uniqueItems: true` (nil: none): lowered only where the items are a few listed
+    /// values (`SchemaLowering.uniqueListedItems`), refused elsewhere.
+    var uniqueItems: String? = nil
     var contains: [ContainsClause] = []
     var arrayPointer = ""
 
@@ -144,7 +147,7 @@ struct SchemaFacts: Sendable {
     var isUnconstrained: Bool {
         !unsatisfiable && types == .all && enumValues == nil && excluded.isEmpty && lower == nil && upper == nil
             && multipleOf.isEmpty && minLength == 0 && maxLength == nil && patterns.isEmpty && formats.isEmpty
-            && arrayParts.allSatisfy({ $0.prefix.isEmpty && $0.rest == nil }) && minItems == 0 && maxItems == nil
+            && arrayParts.allSatisfy({ $0.prefix.isEmpty && $0.rest == nil }) && minItems == 0 && maxItems == nil && uniqueItems == nil
             && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
             && propertyNames.isEmpty && forbiddenKeys.isEmpty && negated.isEmpty && notMultipleOf.isEmpty && negatedPatterns.isEmpty

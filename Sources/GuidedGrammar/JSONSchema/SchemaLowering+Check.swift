@@ -101,6 +101,8 @@ extension SchemaLowering {
         case .array(let items):
             if items.count < f.minItems { return .invalid }
             if let m = f.maxItems, items.count > m { return .invalid }
+            // JSON equality (numbers by value, objects regardless of member order), as `JSONValue`'s.
+            if f.uniqueItems != nil, Set(items).count < items.count { return .invalid }
             var r = Verdict.valid
             for (j, x) in items.enumerated() {
                 var nodes: [Int] = []
@@ -338,7 +340,7 @@ extension SchemaLowering {
         let numbersFree = f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty
             && !f.excluded.contains(where: { if case .number = $0 { return true } else { return false } })
         if numbersFree { u.formUnion(f.types.intersection(.number)) }
-        if f.types.contains(.array), f.arrayParts.isEmpty, f.minItems == 0, f.maxItems == nil, f.contains.isEmpty,
+        if f.types.contains(.array), f.arrayParts.isEmpty, f.minItems == 0, f.maxItems == nil, f.uniqueItems == nil, f.contains.isEmpty,
            !f.excluded.contains(where: { if case .array = $0 { return true } else { return false } }) { u.insert(.array) }
         return u
     }

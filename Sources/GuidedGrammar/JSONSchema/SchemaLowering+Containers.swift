@@ -14,6 +14,13 @@ extension SchemaLowering {
         }
         let lo = f.minItems, hi = f.maxItems
         if let h = hi, h < lo { return .nothing }
+        if let pointer = f.uniqueItems {
+            guard let unique = try uniqueListedItems(f) else {
+                throw JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer,
+                                             detail: "uniqueItems: true is enforced only over up to \(Self.maxUniqueListed) listed strings, booleans or null")
+            }
+            return unique
+        }
         let k = f.arrayParts.map(\.prefix.count).max() ?? 0
         var prefix: [GrammarExpr] = []
         for j in 0..<k {
@@ -64,6 +71,54 @@ extension SchemaLowering {
         // run in the automaton instead of two.
         let elements = GrammarExpr.seq([first, tail, close])
         return lo == 0 ? .seq([open, .alt([.literal("]"), elements])]) : .seq([open, elements])
+    }
+
+    /// Listed values `uniqueItems` may choose among: the arrays are the orderings of subsets, one rule
+    /// per subset.
+    static let maxUniqueListed = 6
+
+    /// `uniqueItems: true` over items that are a few listed strings, booleans or null (`enum`/`const`,
+    /// each spelled one way, so equal values are equal text): one rule per set of values written, each
+    /// taking a value not yet in it or closing once `minItems` is met. Nil for any other array.
+    mutating func uniqueListedItems(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr? {
+        let lo = f.minItems, hi = f.maxItems
+        let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
+        guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { return nil }
+        let nodes = f.arrayParts.compactMap(\.rest)
+        guard !nodes.isEmpty,
+              let (flat, item) = try? analyze(SchemaLowering.normalize(nodes.map { Conjunct(node: $0, full: true) })),
+              flat.groups.isEmpty, !flat.unsatisfiable, item.negated.isEmpty, let listed = item.enumValues else { return nil }
+        var rest = item
+        rest.enumValues = nil
+        var values: [JSONValue] = []
+        for v in listed where item.types.contains(InstanceTypes(of: v)) && !values.contains(v) {
+            switch v {
+            case .string, .bool, .null: break
+            default: return nil
+            }
+            // As `lowerEnum`: a value the checker cannot decide is left out (only valid arrays are lost).
+            if checkFacts(v, rest, depth: 0) == .valid { values.append(v) }
+        }
+        guard values.count <= Self.maxUniqueListed else { return nil }
+        let literals = values.map { valueLiteral($0, integerOnly: false) }
+        let close = GrammarExpr.seq([ws, .literal("]")])
+        var rules: [Int: RuleID] = [:]
+        func rule(_ used: Int, _ me: inout SchemaLowering) -> GrammarExpr {
+            if let r = rules[used] { return .rule(r) }
+            let r = me.grammar.declareRule(name: "unique:\(f.arrayPointer)#\(used)")
+            rules[used] = r
+            let count = used.nonzeroBitCount
+            var alts: [GrammarExpr] = []
+            if count >= lo { alts.append(used == 0 ? .literal("]") : close) }
+            if hi.map({ count + 1 <= $0 }) ?? true {
+                for (i, literal) in literals.enumerated() where used & (1 << i) == 0 {
+                    alts.append(.seq([used == 0 ? .empty : me.sep, literal, rule(used | 1 << i, &me)]))
+                }
+            }
+            me.grammar.define(r, as: .alt(alts))
+            return .rule(r)
+        }
+        return .seq([.literal("["), ws, rule(0, &self)])
     }
 
     // MARK: objects

@@ -320,7 +320,7 @@ extension SchemaLowering {
             case "maxItems": let c = try count(kw)!; f.maxItems = min(f.maxItems ?? c, c)
             case "uniqueItems":
                 guard case .bool(let b) = value else { throw invalid(kw, "must be a boolean") }
-                if b { throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p, detail: "uniqueItems: true cannot be enforced by a grammar") }
+                if b && f.uniqueItems == nil { f.uniqueItems = p }
             case "items", "prefixItems", "additionalItems":
                 continue  // handled below as one part
             case "contains" where draft.level >= JSONSchemaDraft.draft6.level:
