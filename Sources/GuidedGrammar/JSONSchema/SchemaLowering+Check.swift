@@ -176,6 +176,10 @@ extension SchemaLowering {
 
     // MARK: oneOf
 
+    /// Overlapping branches whose negations merge into a branch's facts (each one more automaton to
+    /// subtract from its strings, say), at most.
+    static let maxMergedNegations = 16
+
     /// `oneOf` as a union of disjoint alternatives: branch i together with the negation of every branch j
     /// not provably disjoint from it. Pairwise disjoint branches need no negation (oneOf = anyOf); an
     /// overlapping branch's negation must be exact, or lowering refuses naming the `oneOf`.
@@ -184,10 +188,6 @@ extension SchemaLowering {
     /// of object keywords only accepts every string, say), no value of that type can satisfy branch i
     /// alone, so branch i loses that type instead of taking j's negation. That makes the common
     /// "untyped branches told apart by `required`" form exact.
-    /// Overlapping branches whose negations merge into a branch's facts (each one more automaton to
-    /// subtract from its strings, say), at most.
-    static let maxMergedNegations = 16
-
     mutating func exactlyOne(_ g: DisjunctionGroup, base: [Conjunct]) throws(JSONSchemaCompileError) -> DisjunctionGroup {
         let keys = g.alternatives.map { base + $0 }
         var out = g
