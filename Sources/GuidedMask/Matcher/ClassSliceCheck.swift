@@ -10,8 +10,9 @@ extension GrammarMatcher {
     /// A class slice for `state` (see `ClassSlices`), for states no `TokenSlice` fits: the printable
     /// characters that lead to the state most of them lead to form the class C, and `state` must read
     /// every string over C by byte transitions alone — up to the longest token over C (as good as
-    /// unboundedly), else up to 16 or 8 bytes (a counted length with that much room). No pop and no call is involved, so every token over C of at
-    /// most that length is allowed whatever the stack below holds, exactly like a slice's members.
+    /// unboundedly), else up to 16 or 8 bytes (a counted length with that much room). No pop and no
+    /// call is involved, so every token over C of at most that length is allowed whatever the stack
+    /// below holds, exactly like a slice's members.
     /// Returns the skip for the walk and the members bitmask; nil when no class of at least
     /// `minClassCharacters` characters holds.
     mutating func classSlice(state: Int32) -> (skip: ClassSkip, members: UnsafePointer<UInt32>)? {
