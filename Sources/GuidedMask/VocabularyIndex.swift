@@ -94,13 +94,12 @@ public final class VocabularyIndex: @unchecked Sendable {
 
     var nodeCount: Int { trie.nodes.count }
 
-    /// What a first-visit check (a slice check, a plain-text proof) may spend to spare a trie walk,
-    /// as a share of the budgets set for Qwen2's trie (333k nodes; `referenceTrieNodes` is a little under it, so
-    /// Qwen2 and larger vocabularies get the full budgets): a smaller trie is walked
-    /// in proportionally less time, and a check that costs more than the walk saves nothing (a fuzzed
-    /// grammar spent seconds in proofs against a 300-token vocabulary whose walk takes microseconds).
-    /// At most 1, and at least `minCheckWorkShare`, so small vocabularies keep the checks for small
-    /// grammars.
+    /// What a first-visit check (a slice check, a plain-text proof) may spend to spare a trie walk, as a
+    /// share of the budgets set for Qwen2's trie (333k nodes; `referenceTrieNodes` is a little under it,
+    /// so Qwen2 and larger vocabularies get the full budgets): a smaller trie is walked in proportionally
+    /// less time, and a check that costs more than the walk saves nothing (a fuzzed grammar spent
+    /// seconds in proofs against a 300-token vocabulary whose walk takes microseconds). At most 1, and at
+    /// least `minCheckWorkShare`, so small vocabularies keep the checks for small grammars.
     var checkWorkShare: Double {
         min(1, max(Self.minCheckWorkShare, Double(nodeCount) / Double(Self.referenceTrieNodes)))
     }

@@ -29,6 +29,18 @@ struct InstanceTypes: OptionSet, Hashable, Sendable {
         }
     }
 
+    /// The types a `type` keyword's value names (one name or an array of them); nil for anything else.
+    init?(typeKeyword value: JSONValue) {
+        var t: InstanceTypes = []
+        let names: [JSONValue]
+        if case .array(let a) = value { names = a } else { names = [value] }
+        for n in names {
+            guard case .string(let s) = n, let one = InstanceTypes(name: s) else { return nil }
+            t.formUnion(one)
+        }
+        self = t
+    }
+
     /// The type of a value (a whole number is `integer`).
     init(of value: JSONValue) {
         switch value {

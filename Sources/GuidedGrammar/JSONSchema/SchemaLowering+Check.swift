@@ -226,23 +226,24 @@ extension SchemaLowering {
                 // rather than expanded into a product. A negation that is one exact complement (`not` of a
                 // lone `pattern`, `format`, `const`, ...) adds facts and no alternative, so it counts only
                 // against `maxMergedNegations` (five unanchored `pattern`s that may all match one string).
-                let whole = g.alternatives[j].count == 1 && g.alternatives[j][0].mode == .full
+                // Branch j as one schema location (nil: a conjunction of several).
+                let whole = g.alternatives[j].count == 1 && g.alternatives[j][0].mode == .full ? g.alternatives[j][0].node : nil
                 var probe = SchemaFacts()
-                if whole, try complement(g.alternatives[j][0].node, into: &probe, depth: 0) {
+                let negation: Conjunct
+                if let node = whole, try complement(node, into: &probe, depth: 0) {
                     merged += 1
-                } else if whole, let kw = try loneKeywordBesideType(g.alternatives[j][0].node, within: typesOf(keys[i], &types)) {
+                    negation = Conjunct(node: node, mode: .negated)
+                } else if let node = whole, let kw = try loneKeywordBesideType(node, within: typesOf(keys[i], &types)) {
                     // `{type: string, pattern: p}` against a branch of strings only: not(pattern) there.
                     merged += 1
-                    guard merged <= Self.maxMergedNegations else { throw notDisjoint(i, j) }
-                    for v in variants.indices { variants[v].append(Conjunct(node: g.alternatives[j][0].node, mode: .negatedKeyword, name: kw)) }
-                    continue
+                    negation = Conjunct(node: node, mode: .negatedKeyword, name: kw)
                 } else {
                     negations += 1
+                    guard let node = whole else { throw notDisjoint(i, j) }
+                    negation = Conjunct(node: node, mode: .negated)
                 }
-                guard negations <= 3, merged <= Self.maxMergedNegations, whole else {
-                    throw notDisjoint(i, j)
-                }
-                for v in variants.indices { variants[v].append(Conjunct(node: g.alternatives[j][0].node, mode: .negated)) }
+                guard negations <= 3, merged <= Self.maxMergedNegations else { throw notDisjoint(i, j) }
+                for v in variants.indices { variants[v].append(negation) }
             }
             if !dropped.isEmpty {
                 let kept = Conjunct(node: g.holder, mode: .types, name: String(InstanceTypes.all.subtracting(dropped).rawValue))
@@ -270,15 +271,8 @@ extension SchemaLowering {
         let draft = document.draft
         if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return nil }
         let effective = o.entries.filter { SchemaKeywords.isEffective($0.key, draft: draft) }
-        guard effective.count == 2, let typeValue = o["type"], let (kw, v) = effective.first(where: { $0.key != "type" }) else { return nil }
-        var allowed = InstanceTypes()
-        let names: [JSONValue]
-        if case .array(let a) = typeValue { names = a } else { names = [typeValue] }
-        for n in names {
-            guard case .string(let s) = n, let one = InstanceTypes(name: s) else { return nil }
-            allowed.formUnion(one)
-        }
-        guard allowed.isSuperset(of: types) else { return nil }
+        guard effective.count == 2, let typeValue = o["type"], let allowed = InstanceTypes(typeKeyword: typeValue),
+              allowed.isSuperset(of: types), let (kw, v) = effective.first(where: { $0.key != "type" }) else { return nil }
         var probe = SchemaFacts()
         guard try complementKeyword(id, kw, v, o, into: &probe, depth: 0) else { return nil }
         return kw

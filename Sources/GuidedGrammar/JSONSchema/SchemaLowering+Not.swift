@@ -132,13 +132,7 @@ extension SchemaLowering {
         }
         switch kw {
         case "type":
-            var t: InstanceTypes = []
-            let names: [JSONValue]
-            if case .array(let a) = v { names = a } else { names = [v] }
-            for n in names {
-                guard case .string(let s) = n, let one = InstanceTypes(name: s) else { return false }
-                t.formUnion(one)
-            }
+            guard let t = InstanceTypes(typeKeyword: v) else { return false }
             f.types.subtract(t)
             if f.numberPointer.isEmpty { f.numberPointer = node.pointer }
         case "enum":

@@ -34,12 +34,14 @@ extension GrammarMatcher {
         // object that takes undeclared names); a bounded string's position does not (`branchesOnText`).
         let setSize = compiled.automaton.nfaSetSize(state)
         let proofWork = compiled.vocabulary.checkBudget(PlainTextProof.maxTotalWork)
-        let proofFirst = setSize > Self.proofFirstSetSize || (setSize > Self.branchingProofSetSize && branchesOnText(state))
-        if proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) { return (unbounded, nil) }
+        let proofFirst = setSize > Self.proofFirstSetSize
+            || (setSize > Self.branchingProofSetSize && branchesOnText(state))
+        func proved() -> Bool { compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) }
+        if proofFirst && proved() { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
         // (Asked once: a second question would explore up to four more of the set's states.)
-        if !proofFirst && compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) { return (unbounded, nil) }
+        if !proofFirst && proved() { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state) { return (unbounded, nil) }
         if let r = exactRoom(state: state) { return (compiled.vocabulary.exactSlices[r.room], r.returns ? r.room : nil) }
         if let narrow = slices.dropFirst(2).first(where: { sliceApplies($0, state: state) }) { return (narrow, nil) }
