@@ -8,6 +8,9 @@
 //            once before timing: the steady state of a server step.
 //   --pause-us N   with --warm: sleep N µs before each timed batch, as a server does between steps (the
 //            GPU's forward pass), so the pool's workers have gone to sleep and must be woken.
+//   --pool-floor   the pool alone, on the same rows: an empty body, and a body that copies a 19 KB row from
+//            one of 24 source masks (what a visited state's fill does at least). What a machine allows a
+//            batch of this size before any engine work.
 // First visits are measured interleaved (round r times every count on its own fresh batch), so drift in
 // the machine's state touches every column alike; visited states in blocks of one thread count. Prints µs per batch (median, p90) and the speed-up.
 //
@@ -24,10 +27,11 @@ var batch = 64
 var cold = true
 var rowTimes = false
 var pauseMicroseconds = 0
+var poolFloor = false
 var args = Array(CommandLine.arguments.dropFirst())
 var k = 0
 func printUsage() -> Never {
-    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm] [--row-times] [--pause-us N]")
+    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm] [--row-times] [--pause-us N] [--pool-floor]")
     exit(2)
 }
 while k < args.count {
@@ -38,6 +42,7 @@ while k < args.count {
     case "--cold": cold = true
     case "--warm": cold = false
     case "--row-times": rowTimes = true
+    case "--pool-floor": poolFloor = true
     case "--pause-us": k += 1; guard k < args.count, let n = Int(args[k]) else { printUsage() }; pauseMicroseconds = n
     case "--threads":
         threadCounts = []
@@ -214,6 +219,31 @@ func threadCPU() -> Double {
     parallelCPU += clock.cpu
     parallelSpan.append(span)
     if free { b.free() }
+}
+if poolFloor {
+    let sources = (0..<24).map { s in (0..<words).map { w in Int32(truncatingIfNeeded: (s &* 7919 &+ w) &* 2_654_435_761) } }
+    let from = UnsafeMutablePointer<Int32>.allocate(capacity: sources.count * words)
+    for (s, source) in sources.enumerated() { (from + s * words).update(from: source, count: words) }
+    let out = UInt(bitPattern: UnsafeMutablePointer<Int32>.allocate(capacity: batch * words)), src = UInt(bitPattern: from)
+    let w = words, n = sources.count
+    print("the pool alone, \(batch) iterations, \(rounds) rounds (median µs per loop, speed-up)")
+    print("threads  empty  copy_19KB  copy_speedup")
+    var copyBase = 0.0
+    for t in threadCounts {
+        var empty: [Double] = [], copy: [Double] = []
+        for _ in 0..<rounds {
+            empty.append(microseconds { ForkJoinPool.shared.run(iterations: batch, threads: t) { _ in } })
+            copy.append(microseconds {
+                ForkJoinPool.shared.run(iterations: batch, threads: t) { i in
+                    (UnsafeMutablePointer<Int32>(bitPattern: out)! + i * w).update(from: UnsafePointer<Int32>(bitPattern: src)! + (i % n) * w, count: w)
+                }
+            })
+        }
+        let e = empty.sorted()[rounds / 2], c = copy.sorted()[rounds / 2]
+        if t == 1 { copyBase = c }
+        print(String(format: "%7d  %5.2f  %9.1f  %11.2fx", t, e, c, copyBase / c))
+    }
+    exit(0)
 }
 if cold {
     for r in 0..<rounds {

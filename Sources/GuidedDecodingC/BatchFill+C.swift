@@ -20,12 +20,16 @@ enum BatchFill {
         // pool gave it, each index to one thread, so no two threads touch the same element. Buffers, not
         // arrays: an array read on every thread is retained and released there, writing a reference count
         // they all share.
-        let matchers: UnsafeBufferPointer<MatcherObject>
+        /// Unretained: the caller's array holds them, and a retain on a worker would write the object's
+        /// reference count, which the calling thread writes too.
+        let matchers: UnsafeBufferPointer<Unmanaged<MatcherObject>>
         /// The row of matcher i (nil: row i).
         let rows: UnsafePointer<Int32>?
         let bitmask: UnsafeMutablePointer<Int32>
         let words: Int
         let statuses: UnsafeMutablePointer<Int32>
+        /// `ok` everywhere on entry (written by the calling thread: sixteen rows share a cache line, and
+        /// workers writing them would move it between cores); a failing row writes its own.
         /// errors[i] is initialized exactly where statuses[i] is not `ok`.
         let errors: UnsafeMutablePointer<CallError>
     }
@@ -33,12 +37,17 @@ enum BatchFill {
     static func run(_ shared: Shared, threads: Int) {
         ForkJoinPool.shared.run(iterations: shared.matchers.count, threads: threads) { i in
             let row = shared.rows.map { Int($0[i]) } ?? i
-            do throws(CallError) {
-                try shared.matchers[i].fill(shared.bitmask + row * shared.words, words: shared.words)
-                shared.statuses[i] = Status.ok.rawValue
-            } catch {
-                shared.statuses[i] = error.status.rawValue
-                (shared.errors + i).initialize(to: error)
+            let failure: CallError? = shared.matchers[i]._withUnsafeGuaranteedRef { m in
+                do throws(CallError) {
+                    try m.fill(shared.bitmask + row * shared.words, words: shared.words)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure {
+                shared.statuses[i] = failure.status.rawValue
+                (shared.errors + i).initialize(to: failure)
             }
         }
     }
@@ -89,11 +98,14 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
         let threads = nThreads == 0 ? min(ProcessorCount.value, ProcessorCount.defaultBatchThreads) : nThreads
         let statusBuffer = statuses ?? UnsafeMutablePointer<Int32>.allocate(capacity: n)
         defer { if statuses == nil { statusBuffer.deallocate() } }
+        statusBuffer.update(repeating: Status.ok.rawValue, count: n)
         let errors = UnsafeMutablePointer<CallError>.allocate(capacity: n)
         defer { errors.deallocate() }
         objects.withUnsafeBufferPointer { objects in
-            BatchFill.run(.init(matchers: objects, rows: rows, bitmask: bitmask, words: wordsPerRow,
-                                statuses: statusBuffer, errors: errors), threads: threads)
+            objects.withMemoryRebound(to: Unmanaged<MatcherObject>.self) { unretained in
+                BatchFill.run(.init(matchers: unretained, rows: rows, bitmask: bitmask, words: wordsPerRow,
+                                    statuses: statusBuffer, errors: errors), threads: threads)
+            }
         }
         var first: CallError? = nil
         for i in 0..<n where statusBuffer[i] != Status.ok.rawValue {

@@ -5,29 +5,39 @@ import GuidedMask
 final class MatcherObject: @unchecked Sendable {
     // @unchecked: `matcher` is mutated by the one thread that owns the handle at a time (the C ABI's
     // documented contract); the registry only stores and hands out the reference.
+    // Layout (stored properties are laid out in declaration order): the first 64 bytes hold what the
+    // thread calling a batch fill writes or reads (the reference count in the object header, the stamp, the
+    // sizes), `matcher` starts 64 bytes in, so it is on other cache lines than the header whatever the
+    // object's 16-byte alignment. A batch fill's worker writes `matcher`: on the caller's line, every row
+    // of every call would take that line from the caller's core and give it back.
     /// The number of the last batch call that listed this matcher (`gd_matcher_fill_bitmask_batch`'s
-    /// duplicate check). First, so that it shares a cache line with the reference count.
+    /// duplicate check).
     var batchStamp: UInt64 = 0
-    var matcher: GrammarMatcher
     let vocabularySize: Int
     let maskWords: Int
+    private let padding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var matcher: GrammarMatcher
+    /// `maskWords` again, on the worker's side of the object, for `fill`.
+    private let rowWords: Int
 
     init(_ matcher: GrammarMatcher) {
         self.matcher = matcher
         vocabularySize = matcher.compiled.vocabulary.vocabulary.size
         maskWords = matcher.compiled.vocabulary.maskWords
+        rowWords = maskWords
     }
 
     /// Fills `words` int32 words at `row` (at least `maskWords`, checked by the caller), zeroing the rest.
+    /// Reads only the object's worker side (`matcher`, `rowWords`).
     @inline(__always)
     func fill(_ row: UnsafeMutablePointer<Int32>, words: Int) throws(CallError) {
         let buffer = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt32.self)
         do throws(MatcherError) {
-            try matcher.fillNextTokenMask(into: UnsafeMutableBufferPointer(start: buffer, count: maskWords))
+            try matcher.fillNextTokenMask(into: UnsafeMutableBufferPointer(start: buffer, count: rowWords))
         } catch {
             throw Self.error(error)
         }
-        if words > maskWords { (row + maskWords).update(repeating: 0, count: words - maskWords) }
+        if words > rowWords { (row + rowWords).update(repeating: 0, count: words - rowWords) }
     }
 
     static func error(_ e: MatcherError) -> CallError {

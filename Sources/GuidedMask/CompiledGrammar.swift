@@ -115,16 +115,18 @@ public final class CompiledGrammar: @unchecked Sendable {
         }
     }
 
-    /// One line per cached state (state, always-allowed and uncertain token counts), for diagnostics.
+    /// One line per cached state (state, always-allowed and uncertain token counts; "slice merged" where
+    /// the entry keeps its slice and the tokens beyond it as one bitmask), for diagnostics.
     public func cacheDescription() -> [String] {
         cache.withLock { c in
             c.entries.keys.sorted().map { q in
                 let e = c.entries[q]!
                 let name = "state \(q / 2)\(q % 2 == 1 ? " (bottom)" : "")"
                 if e.isDense { return "\(name): dense" }
-                let inSlice = e.slice.map { $0.members.reduce(0) { $0 + $1.nonzeroBitCount } } ?? 0
+                let inSlice = e.sliceMembers == nil ? 0 : e.slice.map { $0.members.reduce(0) { $0 + $1.nonzeroBitCount } } ?? 0
                 let accepted = inSlice + (e.acceptedWords.isEmpty ? e.acceptedList.count : e.acceptedWords.reduce(0) { $0 + $1.nonzeroBitCount })
-                return "\(name): \(accepted) allowed, \(e.uncertain.count) uncertain"
+                let merged = e.slice != nil && e.sliceMembers == nil ? " (slice merged)" : ""
+                return "\(name): \(accepted) allowed, \(e.uncertain.count) uncertain\(merged)"
             }
         }
     }

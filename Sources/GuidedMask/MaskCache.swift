@@ -17,7 +17,8 @@ import CGuidedAtomics
 final class MaskCacheEntry: @unchecked Sendable {
     // @unchecked: the buffers are written only in `init` and freed in `deinit`; the rest is immutable.
     let isDense: Bool
-    /// Bitmask of always-accepted tokens (`maskWords` words), or empty when `acceptedList` is used.
+    /// Bitmask of always-accepted tokens (`maskWords` words), or empty when `acceptedList` is used. With
+    /// `slice` but no `sliceMembers`, the slice's members included.
     let acceptedWords: UnsafeBufferPointer<UInt32>
     /// Always-accepted tokens, when there are few of them; with `slice`, the accepted tokens outside it.
     let acceptedList: UnsafeBufferPointer<UInt32>
@@ -30,10 +31,16 @@ final class MaskCacheEntry: @unchecked Sendable {
     /// A slice all of whose tokens are accepted (string states): the entry then keeps only the tokens
     /// beyond it, not a 19 KB bitmask, so a grammar with thousands of string states fits the cache.
     unowned(unsafe) let slice: TokenSlice?
-    /// `slice`'s members, for the mask: a call through even an unowned reference retains the slice.
+    /// `slice`'s members, for the mask: a call through even an unowned reference retains the slice. Nil
+    /// when `acceptedWords` holds them with the tokens beyond them (`mergedListThreshold`).
     let sliceMembers: UnsafePointer<UInt32>?
 
     static let listThreshold = 1_024
+    /// Past this many accepted tokens beyond its slice, an entry keeps one merged bitmask: a mask is then
+    /// one copy, where setting the listed tokens one by one cost more than the copy itself (about a
+    /// nanosecond a token against 0.5 µs for 19 KB; in the batch benchmark the list loop was twice the
+    /// copy's time). A list that long is a quarter of the bitmask's size already.
+    static let mergedListThreshold = 1_024
     static let dense = MaskCacheEntry()
 
     private init() {
@@ -56,7 +63,6 @@ final class MaskCacheEntry: @unchecked Sendable {
     init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
         isDense = false
         self.slice = slice
-        sliceMembers = UnsafePointer(slice.members.baseAddress!)
         var extra: [UInt32] = []
         accepted.withUnsafeBufferPointer { a in
             let m = slice.members
@@ -64,8 +70,15 @@ final class MaskCacheEntry: @unchecked Sendable {
                 Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
             }
         }
-        acceptedList = Self.owned(extra)
-        acceptedWords = Self.owned([])
+        if extra.count > Self.mergedListThreshold {
+            sliceMembers = nil
+            acceptedList = Self.owned([])
+            acceptedWords = Self.owned(accepted)
+        } else {
+            sliceMembers = UnsafePointer(slice.members.baseAddress!)
+            acceptedList = Self.owned(extra)
+            acceptedWords = Self.owned([])
+        }
         self.uncertain = Self.owned(uncertain)
         self.suffixes = suffixes
         hasSuffixes = !suffixes.isEmpty

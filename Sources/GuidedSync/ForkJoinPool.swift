@@ -11,33 +11,36 @@ import Synchronization
 /// every call has returned.
 ///
 /// Built for loops of 10 µs to a few ms (a batch mask fill), where `DispatchQueue.concurrentPerform` on
-/// Linux spends about as long waking its threads as the loop saves (docs/performance.md, "Batch fill on
-/// threads"). Three choices make it fit such loops:
-/// - The caller starts on the work at once and workers join as they come, so a worker that wakes late
-///   costs only its share. After a loop a worker spins for `spinNanoseconds`, so that a server's next
-///   step, or the next batch of a step, finds it awake; then it sleeps on a condition variable.
-/// - Participant p (the caller is 0, worker k is k + 1) first takes the indices of its own contiguous
-///   range, `p * n / P ..< (p + 1) * n / P`, then steals from the other ranges once its own is done. A
-///   caller that runs the same batch again (a server step: the same rows, the same matchers) gets each
-///   index on the same thread as before, so each row's memory stays in one core's cache instead of moving
-///   between cores at every call; stealing still balances a batch where a few indices are slow, or where
-///   a worker is late.
-/// - Each range's cursor is on a cache line of its own.
+/// Linux spends about as long waking its threads as the loop saves, and where every cache line that two
+/// cores write in turn costs a transfer of 0.1-0.5 µs (docs/performance.md, "Batch fill on threads"):
+/// - Each participant has a slot of its own (two cache lines): the caller posts the loop into a worker's
+///   slot (the loop's size, the worker's range, the body) with one store of its state, and the
+///   worker, spinning on that slot alone, finds everything it needs in the one line it receives. Idle
+///   workers spin on lines nobody writes, and no counter is shared by all participants.
+/// - The caller starts on the work at once and workers join as they come. Participant p (the caller is 0,
+///   worker k is k + 1) first takes the indices of its own contiguous range, `p * n / P ..< (p + 1) * n / P`,
+///   then steals from the other ranges once its own is done. A caller that runs the same batch again (a
+///   server step: the same rows, the same matchers) gets each index on the same thread as before, so each
+///   row's memory stays in one core's cache; stealing still balances a batch where a few indices are slow,
+///   or where a worker is late.
+/// - After a loop a worker spins for `spinNanoseconds`, so that a server's next step finds it awake; then
+///   it sleeps on a condition variable.
 ///
 /// One loop at a time: a call made while another caller's loop runs does its work alone, on its own
 /// thread, instead of waiting. `body` must not call `run` on the same pool (it would run serially).
 ///
-/// How a worker joins safely (the ticket protocol). `ticket` is the loop's generation shifted left by one,
-/// plus 1 while the loop is open. A worker that sees an open ticket counts itself in `active`, then reads
-/// the ticket again: only if it is unchanged does it read the loop's fields (`body`, `participants`, the
-/// ranges). The caller closes the ticket when every range is exhausted and returns only when `active` is
-/// back to 0, so a worker never reads the fields of a loop that has returned, and the caller writes the
-/// next loop's fields only after every worker of this one has left.
+/// How a slot's state moves (the word is the loop's generation shifted left by two, plus a phase): the
+/// caller writes the slot's fields and posts (`posted`); the worker claims it by compare-exchange
+/// (`posted` -> `running`), reads the fields, works, and stores `finished`. Once every range is
+/// exhausted the caller tries to cancel each slot it posted (`posted` -> `finished`, by compare-exchange):
+/// a worker that has not claimed its slot by then never will, and the caller waits only for the slots it
+/// could not cancel. So no worker reads a loop's fields after `run` has returned, and a worker still
+/// asleep costs the caller nothing.
 public final class ForkJoinPool: @unchecked Sendable {
-    // @unchecked: `body`, `participants` and the range ends are written by the one caller holding `busy`,
-    // before the ticket opens, and read by workers only after re-reading that open ticket (acquire) while
-    // counted in `active`; the caller waits for `active` to reach 0 before it writes them again. The
-    // cursors are atomics (CGuidedAtomics); everything else is an atomic or behind `mutex`.
+    // @unchecked: a slot's fields are written by the one caller holding `busy` before it posts the slot
+    // (release) and read by the worker only after it claimed that posting (acquire); the caller writes them
+    // again only after the slot is finished or cancelled. Cursors are atomics on raw memory
+    // (CGuidedAtomics); everything else is an atomic or behind `mutex`.
 
     /// The pool of the process, its workers started on first use (as many as the largest `threads` asked
     /// for, less one). Spins 100 µs after a loop.
@@ -48,28 +51,30 @@ public final class ForkJoinPool: @unchecked Sendable {
     /// The most workers the pool starts, whatever `threads` asks for.
     public static let maxWorkers = 255
 
-    private let ticket = Atomic<UInt64>(0)
-    private let active = Atomic<Int>(0)
     private let sleepers = Atomic<Int>(0)
     private let busy = Atomic<Bool>(false)
-    private var body: (@Sendable (Int) -> Void)? = nil
-    private var participants = 0
+    private var generation: UInt64 = 0
     private var workerCount = 0
-    /// Per participant: the next index of its range (a cursor, advanced by fetch-add) and the range's end,
-    /// `lineWords` apart so that no two cursors share a cache line.
-    private let cursors: UnsafeMutablePointer<Int64>
-    private let ends: UnsafeMutablePointer<Int64>
-    private static let lineWords = 16
+    /// Participant p's slot at `slots + p * slotBytes`: 128 bytes, so that the adjacent-line prefetch of
+    /// one slot never pulls in another. Its words: the state, the range's cursor (the next index; the
+    /// range ends where the next participant's begins), the loop's iterations and participants, the
+    /// job. The caller's slot (p = 0) uses only its cursor.
+    private let slots: UnsafeMutableRawPointer
+    private static let slotBytes = 128
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let wake: UnsafeMutablePointer<pthread_cond_t>
 
+    // A slot's words (byte offsets).
+    private static let stateOffset = 0, cursorOffset = 8, iterationsOffset = 16, participantsOffset = 24,
+                       jobOffset = 32
+    // A state's phase (its low two bits).
+    private static let posted: UInt64 = 1, running: UInt64 = 2, finished: UInt64 = 3
+
     public init(spinNanoseconds: UInt64) {
         self.spinNanoseconds = spinNanoseconds
-        let slots = (Self.maxWorkers + 1) * Self.lineWords
-        cursors = .allocate(capacity: slots)
-        cursors.initialize(repeating: 0, count: slots)
-        ends = .allocate(capacity: Self.maxWorkers + 1)
-        ends.initialize(repeating: 0, count: Self.maxWorkers + 1)
+        let bytes = (Self.maxWorkers + 1) * Self.slotBytes
+        slots = .allocate(byteCount: bytes, alignment: Self.slotBytes)
+        slots.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         wake = .allocate(capacity: 1)
@@ -88,49 +93,83 @@ public final class ForkJoinPool: @unchecked Sendable {
             return
         }
         defer { busy.store(false, ordering: .releasing) }
-        let count = min(threads, n, Self.maxWorkers + 1)
-        startWorkers(count - 1)
+        startWorkers(min(threads, n, Self.maxWorkers + 1) - 1)
+        let count = min(threads, n, workerCount + 1)
+        generation &+= 1
+        let g = generation << 2
         withoutActuallyEscaping(body) { escapable in
-            self.body = escapable
-            participants = count
-            for p in 0..<count {
-                guided_store_i64(cursors + p * Self.lineWords, Int64(p * n / count))
-                ends[p] = Int64((p + 1) * n / count)
+            // The body reaches workers through an unretained box: a worker copying the closure would
+            // retain its context, a reference count every worker writes at the start of every loop.
+            let job = Job(escapable)
+            let jobPointer = Unmanaged.passUnretained(job).toOpaque()
+            // Every cursor is written before the first posting: a worker steals from the others' ranges,
+            // and must not read a cursor left from the last loop.
+            Self.setWord(slots, Self.cursorOffset, 0)
+            for p in 1..<count {
+                let slot = self.slot(p)
+                Self.setWord(slot, Self.cursorOffset, Int64(p * n / count))
+                Self.setWord(slot, Self.iterationsOffset, Int64(n))
+                Self.setWord(slot, Self.participantsOffset, Int64(count))
+                slot.storeBytes(of: jobPointer, toByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self)
             }
-            let generation = (ticket.load(ordering: .relaxed) >> 1) &+ 1
-            ticket.store(generation << 1 | 1, ordering: .sequentiallyConsistent)
-            wakeSleepers(count - 1)
-            work(as: 0, escapable)
-            ticket.store(generation << 1, ordering: .sequentiallyConsistent)
-            while active.load(ordering: .sequentiallyConsistent) != 0 { guided_cpu_relax() }
-            self.body = nil
+            for p in 1..<count { guided_store_u64_seq_cst(Self.state(slot(p)), g | Self.posted) }
+            wakeSleepers()
+            work(as: 0, iterations: n, participants: count, job)
+            for p in 1..<count {
+                let state = Self.state(slot(p))
+                if guided_cas_u64(state, g | Self.posted, g | Self.finished) { continue }
+                while guided_load_u64_acquire(state) != g | Self.finished { guided_cpu_relax() }
+            }
+            withExtendedLifetime(job) {}
         }
+    }
+
+    /// The loop's body, boxed so that workers call it through an unretained reference.
+    private final class Job {
+        let body: @Sendable (Int) -> Void
+        init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
+    }
+
+    @inline(__always) private func slot(_ p: Int) -> UnsafeMutableRawPointer { slots + p * Self.slotBytes }
+
+    @inline(__always) private static func state(_ slot: UnsafeMutableRawPointer) -> UnsafeMutablePointer<UInt64> {
+        (slot + stateOffset).assumingMemoryBound(to: UInt64.self)
+    }
+
+    @inline(__always) private static func word(_ slot: UnsafeMutableRawPointer, _ offset: Int) -> UnsafeMutablePointer<Int64> {
+        (slot + offset).assumingMemoryBound(to: Int64.self)
+    }
+
+    @inline(__always) private static func setWord(_ slot: UnsafeMutableRawPointer, _ offset: Int, _ v: Int64) {
+        guided_store_i64(word(slot, offset), v)
     }
 
     /// Participant `p`'s share: its own range, then whatever is left of the others', in turn from the
     /// next participant on. Returns when every range is exhausted.
     @inline(__always)
-    private func work(as p: Int, _ body: @Sendable (Int) -> Void) {
-        let count = participants
+    private func work(as p: Int, iterations n: Int, participants count: Int, _ job: Job) {
         for k in 0..<count {
             let q = (p + k) % count
-            let cursor = cursors + q * Self.lineWords, end = ends[q]
+            let cursor = Self.word(slot(q), Self.cursorOffset), end = Int64((q + 1) * n / count)
+            // A plain read first: a range that is done costs a shared read, not taking the line from its
+            // owner.
+            if k > 0 && guided_load_i64(cursor) >= end { continue }
             while true {
                 let i = guided_fetch_add_i64(cursor, 1)
                 if i >= end { break }
-                body(Int(i))
+                job.body(Int(i))
             }
         }
     }
 
-    /// Sleeping workers learn of an open ticket here; spinning ones see it themselves. A worker counts
-    /// itself in `sleepers` before it reads the ticket a last time and waits, and the caller opens the ticket
-    /// before it reads `sleepers` (both sequentially consistent): one of the two sees the other.
-    private func wakeSleepers(_ wanted: Int) {
+    /// Sleeping workers learn of a posted slot here; spinning ones see it themselves. A worker counts
+    /// itself in `sleepers` before it reads its state a last time and waits, and the caller posts before it
+    /// reads `sleepers` (both sequentially consistent): one of the two sees the other.
+    private func wakeSleepers() {
         if sleepers.load(ordering: .sequentiallyConsistent) == 0 { return }
         pthread_mutex_lock(mutex)
-        // Broadcast: the workers that take part are the first `wanted` by index, whichever are asleep.
-        if wanted > 0 { pthread_cond_broadcast(wake) }
+        // Broadcast: a worker whose slot was not posted goes back to sleep.
+        pthread_cond_broadcast(wake)
         pthread_mutex_unlock(mutex)
     }
 
@@ -146,50 +185,47 @@ public final class ForkJoinPool: @unchecked Sendable {
         }
     }
 
-    /// Worker `index`'s life: wait for an open ticket of a loop it has not seen, take part if the loop has
-    /// a participant `index + 1`, and wait again.
+    /// Worker `index`'s life (participant `index + 1`): wait for a posting of a generation it has not
+    /// seen, claim it, take part, finish it, and wait again. A posting the caller cancelled first is
+    /// skipped.
     fileprivate func workerLoop(index: Int) {
+        let p = index + 1, slot = self.slot(p), state = Self.state(slot)
         var seen: UInt64 = 0
         while true {
-            let observed = awaitTicket(after: seen)
-            seen = observed >> 1
-            active.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            if ticket.load(ordering: .sequentiallyConsistent) == observed { participate(as: index + 1) }
-            active.wrappingSubtract(1, ordering: .releasing)
+            let observed = awaitPosting(state, after: seen)
+            seen = observed >> 2
+            let g = observed & ~3
+            guard guided_cas_u64(state, observed, g | Self.running) else { continue }
+            let n = Int(guided_load_i64(Self.word(slot, Self.iterationsOffset)))
+            let count = Int(guided_load_i64(Self.word(slot, Self.participantsOffset)))
+            let job = Unmanaged<Job>.fromOpaque(slot.load(fromByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self))
+            job._withUnsafeGuaranteedRef { work(as: p, iterations: n, participants: count, $0) }
+            guided_store_u64_release(state, g | Self.finished)
         }
     }
 
-    /// Takes part in the open loop as participant `p`, if it has one. A function of its own, so that the
-    /// copy of `body` it makes is released when it returns, before the worker leaves `active`: the caller's
-    /// `withoutActuallyEscaping` checks that no copy outlives the loop.
-    @inline(never)
-    private func participate(as p: Int) {
-        guard p < participants, let body else { return }
-        work(as: p, body)
-    }
-
-    /// The next open ticket of a generation other than `seen`: spin for `spinNanoseconds`, then sleep.
-    private func awaitTicket(after seen: UInt64) -> UInt64 {
-        @inline(__always) func fresh(_ t: UInt64) -> Bool { t & 1 == 1 && t >> 1 != seen }
+    /// The next posting of a generation other than `seen`: spin for `spinNanoseconds`, then sleep.
+    private func awaitPosting(_ state: UnsafeMutablePointer<UInt64>, after seen: UInt64) -> UInt64 {
+        @inline(__always) func fresh(_ s: UInt64) -> Bool { s & 3 == Self.posted && s >> 2 != seen }
         let deadline = Self.now() &+ spinNanoseconds
         var spins = 0
         while true {
-            let t = ticket.load(ordering: .acquiring)
-            if fresh(t) { return t }
+            let s = guided_load_u64_acquire(state)
+            if fresh(s) { return s }
             spins += 1
             if spins & 63 == 0, Self.now() >= deadline { break }
             guided_cpu_relax()
         }
         pthread_mutex_lock(mutex)
         sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        var t = ticket.load(ordering: .sequentiallyConsistent)
-        while !fresh(t) {
+        var s = guided_load_u64_seq_cst(state)
+        while !fresh(s) {
             pthread_cond_wait(wake, mutex)
-            t = ticket.load(ordering: .sequentiallyConsistent)
+            s = guided_load_u64_seq_cst(state)
         }
         sleepers.wrappingSubtract(1, ordering: .relaxed)
         pthread_mutex_unlock(mutex)
-        return t
+        return s
     }
 
     private static func now() -> UInt64 {

@@ -40,6 +40,24 @@ private final class Visits: Sendable {
         }
     }
 
+    /// A worker that wakes after the loop is over finds its posting cancelled (the caller exhausted every
+    /// range and cancelled the slots no worker had claimed): no index runs again, and no late worker reads
+    /// the returned loop's body. With no spin every loop posts to sleeping workers, most of them woken
+    /// too late to take part.
+    @Test func lateWorkersFindTheirPostingCancelled() {
+        let pool = ForkJoinPool(spinNanoseconds: 0)
+        var loops: [Visits] = []
+        for round in 0..<200 {
+            let n = 2 + round % 7
+            let visits = Visits(n)
+            pool.run(iterations: n, threads: 8) { visits.visit($0) }
+            #expect(visits.all == Array(repeating: 1, count: n), "round \(round)")
+            loops.append(visits)
+        }
+        usleep(20_000)
+        #expect(loops.allSatisfy { $0.all.allSatisfy { $0 == 1 } })
+    }
+
     /// Two callers at once: one gets the workers, the other runs its loop alone; both see every index once.
     @Test func concurrentCallersBothComplete() {
         let pool = ForkJoinPool(spinNanoseconds: 20_000)

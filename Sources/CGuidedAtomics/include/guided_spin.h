@@ -14,14 +14,44 @@ static inline __attribute__((always_inline)) void guided_cpu_relax(void) {
 #endif
 }
 
-// The pool's per-participant index cursors: relaxed fetch-add on a plain int64 slot (each slot on a cache
-// line of its own), so the pool can keep an array of them in raw memory.
+// The pool's per-participant slots (GuidedSync/ForkJoinPool.swift): plain int64 / uint64 words in raw
+// memory, one slot per cache-line pair, so the pool needs no Swift atomics in raw memory.
+// Index cursors: relaxed (the slot's state word orders everything else).
 static inline __attribute__((always_inline)) int64_t guided_fetch_add_i64(int64_t *p, int64_t v) {
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 
+static inline __attribute__((always_inline)) int64_t guided_load_i64(const int64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
 static inline __attribute__((always_inline)) void guided_store_i64(int64_t *p, int64_t v) {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+// A slot's state word: posted by the caller, claimed or cancelled by compare-exchange, finished by the
+// worker. Sequentially consistent where it pairs with the count of sleeping workers (a Dekker pattern:
+// the caller posts, then reads the count; a worker counts itself, then reads its state).
+static inline __attribute__((always_inline)) uint64_t guided_load_u64_acquire(const uint64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline __attribute__((always_inline)) uint64_t guided_load_u64_seq_cst(const uint64_t *p) {
+    return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
+
+static inline __attribute__((always_inline)) void guided_store_u64_release(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static inline __attribute__((always_inline)) void guided_store_u64_seq_cst(uint64_t *p, uint64_t v) {
+    __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+}
+
+// Replaces *p by `desired` if it holds `expected`; true if it did. Acquire-release: the winner sees what
+// the slot's poster wrote before posting, and the loser what the winner wrote before its own release.
+static inline __attribute__((always_inline)) _Bool guided_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 #endif
