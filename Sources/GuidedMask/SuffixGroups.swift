@@ -37,6 +37,37 @@ struct SuffixGroups: Sendable {
     static let empty = SuffixGroups(tails: [], end: [], tokens: [], plainCharacters: [], plainEnd: [], plainPairs: [])
 
     var isEmpty: Bool { tails.isEmpty && plainPairs.isEmpty }
+
+    /// The arrays as unsafe buffers, for the walk at mask time. The entry holding these groups is read by
+    /// every thread masking its state: copying one of its arrays, slicing it or capturing the struct in a
+    /// closure retains the array, and a reference count is a cache line that all those threads write.
+    struct View {
+        let tails: UnsafeBufferPointer<UInt64>
+        let end: UnsafeBufferPointer<Int32>
+        let tokens: UnsafeBufferPointer<UInt32>
+        let plainCharacters: UnsafeBufferPointer<UInt8>
+        let plainEnd: UnsafeBufferPointer<Int32>
+        let plainPairs: UnsafeBufferPointer<UInt64>
+    }
+
+    /// Calls `body` with the groups' buffers, valid during the call.
+    @inline(__always)
+    func withView<R>(_ body: (View) -> R) -> R {
+        tails.withUnsafeBufferPointer { tails in
+            end.withUnsafeBufferPointer { end in
+                tokens.withUnsafeBufferPointer { tokens in
+                    plainCharacters.withUnsafeBufferPointer { plainCharacters in
+                        plainEnd.withUnsafeBufferPointer { plainEnd in
+                            plainPairs.withUnsafeBufferPointer { plainPairs in
+                                body(View(tails: tails, end: end, tokens: tokens, plainCharacters: plainCharacters,
+                                          plainEnd: plainEnd, plainPairs: plainPairs))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
     var byteCount: Int { tails.count * 9 + end.count * 4 + tokens.count * 4 + plainEnd.count * 4 + plainPairs.count * 8 }
 
     private init(tails: [UInt64], end: [Int32], tokens: [UInt32], plainCharacters: [UInt8], plainEnd: [Int32], plainPairs: [UInt64]) {

@@ -4,19 +4,20 @@ extension GrammarMatcher {
     /// walked, sharing the prefix with the previous tail and skipping tails that extend a rejected one.
     mutating func walkSuffixes(_ groups: SuffixGroups, below: Int32, mask: UnsafeMutablePointer<UInt32>) {
         guard below >= 0 else { return }
-        let longer = walkGroups(groups, below: below, mask: mask)
-        if !longer.isEmpty {
+        let longer = groups.withView { walkGroups($0, below: below, mask: mask) }
+        if longer < groups.plainPairs.count {
             // Bucketed plain tails longer than any slice below (only where it reads fewer than 16
             // characters): grouped now, and walked.
             let t = compiled.tables
-            _ = walkGroups(SuffixGroups(pairs: Array(longer), bytes: t.tokenBytes, offsets: t.tokenOffsets, bucketing: false),
-                           below: below, mask: mask)
+            let rest = SuffixGroups(pairs: Array(groups.plainPairs[longer...]), bytes: t.tokenBytes, offsets: t.tokenOffsets, bucketing: false)
+            _ = rest.withView { walkGroups($0, below: below, mask: mask) }
         }
     }
 
-    /// Walks `groups`' tails from `below` and sets the plain buckets a slice below covers; returns the
-    /// bucketed pairs left to walk (plain tails longer than that slice).
-    private mutating func walkGroups(_ groups: SuffixGroups, below: Int32, mask: UnsafeMutablePointer<UInt32>) -> ArraySlice<UInt64> {
+    /// Walks the tails of `groups` from `below` and sets the plain buckets a slice below covers; returns
+    /// where the bucketed pairs left to walk begin in `plainPairs` (plain tails longer than that slice;
+    /// its count if none).
+    private mutating func walkGroups(_ groups: SuffixGroups.View, below: Int32, mask: UnsafeMutablePointer<UInt32>) -> Int {
         let t = compiled.tables
         let maxDepth = t.trieMaxDepth
         if walk.depths.count < maxDepth + 2 {
@@ -47,14 +48,14 @@ extension GrammarMatcher {
             k += 1
         }
         // Bucketed plain tails of at most `plainRoom` characters are read by that slice.
-        var longer: ArraySlice<UInt64> = []
+        var longer = groups.plainPairs.count
         if !groups.plainPairs.isEmpty {
             let covered = Int(groups.plainEnd[min(plainRoom, SuffixGroups.bucketCharacters)])
             for k in 0..<covered {
                 let id = UInt32(truncatingIfNeeded: groups.plainPairs[k] >> 16)
                 mask[Int(id >> 5)] |= 1 << (id & 31)
             }
-            longer = groups.plainPairs[covered...]
+            longer = covered
         }
         // The groups left to read, in tail order (all of them without a slice below).
         var order: [Int32] = []
@@ -97,7 +98,7 @@ extension GrammarMatcher {
 
     /// The bytes of group `g`'s tail.
     @inline(__always)
-    private static func tail(_ groups: SuffixGroups, _ g: Int, _ bytes: UnsafeMutablePointer<UInt8>,
+    private static func tail(_ groups: SuffixGroups.View, _ g: Int, _ bytes: UnsafeMutablePointer<UInt8>,
                              _ offsets: UnsafeMutablePointer<UInt32>) -> (UnsafeMutablePointer<UInt8>, Int) {
         let packed = groups.tails[g]
         let tok = Int(packed >> 16), skip = Int(packed & 0xFFFF)
@@ -106,7 +107,7 @@ extension GrammarMatcher {
 
     /// Sets the tokens of group `g`.
     @inline(__always)
-    private static func setGroup(_ groups: SuffixGroups, _ g: Int, _ mask: UnsafeMutablePointer<UInt32>) {
+    private static func setGroup(_ groups: SuffixGroups.View, _ g: Int, _ mask: UnsafeMutablePointer<UInt32>) {
         for k in (g == 0 ? 0 : Int(groups.end[g - 1]))..<Int(groups.end[g]) {
             let id = groups.tokens[k]
             mask[Int(id >> 5)] |= 1 << (id & 31)
