@@ -9,6 +9,12 @@ extension SchemaLowering {
     /// Content expression of an ECMA-262 `pattern` (unanchored search semantics).
     mutating func patternExpr(_ source: String, pointer: String, keyword: String = "pattern") throws(JSONSchemaCompileError) -> GrammarExpr {
         if let e = patternExprs[source] { return e }
+        if let split = LeadingLookaheads(source), let d = try lookaheadDFA(split, pointer: pointer, keyword: keyword) {
+            let e = d.isEmpty ? GrammarExpr.nothing : d.grammarExpr(into: &grammar, name: "pattern")
+            patternExprs[source] = e
+            patternDFAs[source] = d
+            return e
+        }
         do {
             let e = try RegexLowering.compile(source, dialect: .ecma262, encoder: SchemaLowering.jsonEncoder)
             patternExprs[source] = e
@@ -16,6 +22,24 @@ extension SchemaLowering {
         } catch {
             throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(error.message)")
         }
+    }
+
+    /// The content language of `^(?=X)(?!Y)…Rest` (`LeadingLookaheads`): `^Rest`'s automaton intersected
+    /// with each `^X` and minus each `^Y`. Nil when a part is one the regex reader refuses (the whole
+    /// pattern is then read as it is, and refused with the reader's message on it).
+    private mutating func lookaheadDFA(_ split: LeadingLookaheads, pointer: String, keyword: String) throws(JSONSchemaCompileError) -> ByteDFA? {
+        let parts = [split.rest] + split.lookaheads.map(\.pattern)
+        for part in parts where (try? RegexLowering.compile(part, dialect: .ecma262, encoder: SchemaLowering.jsonEncoder)) == nil { return nil }
+        var dfa = try patternDFA(split.rest, pointer: pointer, keyword: keyword)
+        for look in split.lookaheads {
+            let d = try patternDFA(look.pattern, pointer: pointer, keyword: keyword)
+            do {
+                dfa = look.negative ? try dfa.subtracting(d, limits: automatonLimits) : try dfa.intersection(d, limits: automatonLimits)
+            } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
+            }
+        }
+        return dfa
     }
 
     /// Byte automaton of a `pattern`'s content language.
