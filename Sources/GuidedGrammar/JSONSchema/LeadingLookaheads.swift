@@ -49,41 +49,37 @@ struct LeadingLookaheads {
         return "^(?:" + body + ")"
     }
 
-    /// The index of the `)` closing the group opened at `open`, skipping escapes and character classes.
+    /// The index of the `)` closing the group opened at `open`.
     private static func groupEnd(_ s: [Unicode.Scalar], from open: Int) -> Int? {
-        var depth = 0, i = open, inClass = false
-        while i < s.count {
-            switch s[i] {
-            case "\\": i += 1
-            case "[" where !inClass: inClass = true
-            case "]" where inClass: inClass = false
-            case "(" where !inClass: depth += 1
-            case ")" where !inClass:
-                depth -= 1
-                if depth == 0 { return i }
-            default: break
-            }
-            i += 1
-        }
-        return nil
+        firstStructural(s, from: open) { c, depth in c == ")" && depth == 0 }
     }
 
     /// Whether `s` has a `|` outside every group and character class.
     private static func hasTopLevelBar(_ s: [Unicode.Scalar]) -> Bool {
-        var depth = 0, i = 0, inClass = false
+        firstStructural(s, from: 0) { c, depth in c == "|" && depth == 0 } != nil
+    }
+
+    /// The first index from `start` whose character, outside escapes and character classes, satisfies
+    /// `found` given the group depth after it.
+    private static func firstStructural(_ s: [Unicode.Scalar], from start: Int, _ found: (Unicode.Scalar, Int) -> Bool) -> Int? {
+        var depth = 0, i = start, inClass = false
         while i < s.count {
-            switch s[i] {
-            case "\\": i += 1
-            case "[" where !inClass: inClass = true
-            case "]" where inClass: inClass = false
-            case "(" where !inClass: depth += 1
-            case ")" where !inClass: depth -= 1
-            case "|" where !inClass && depth == 0: return true
-            default: break
+            let c = s[i]
+            if c == "\\" {
+                i += 2
+                continue
+            }
+            if inClass {
+                if c == "]" { inClass = false }
+            } else if c == "[" {
+                inClass = true
+            } else {
+                if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+                if found(c, depth) { return i }
             }
             i += 1
         }
-        return false
+        return nil
     }
 
     /// Whether the character at `index` is escaped (an odd number of backslashes before it).
