@@ -27,9 +27,9 @@ enum BatchFill {
         let rows: UnsafePointer<Int32>?
         let bitmask: UnsafeMutablePointer<Int32>
         let words: Int
-        let statuses: UnsafeMutablePointer<Int32>
         /// `ok` everywhere on entry (written by the calling thread: sixteen rows share a cache line, and
         /// workers writing them would move it between cores); a failing row writes its own.
+        let statuses: UnsafeMutablePointer<Int32>
         /// errors[i] is initialized exactly where statuses[i] is not `ok`.
         let errors: UnsafeMutablePointer<CallError>
     }
