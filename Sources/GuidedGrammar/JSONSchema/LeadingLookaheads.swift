@@ -22,7 +22,7 @@ struct LeadingLookaheads {
     /// level: in `^(?!X)A|B` the lookahead belongs to the first alternative only.
     init?(_ source: String) {
         let s = Array(source.unicodeScalars)
-        guard s.first == "^", s.count > 3, s[1] == "(", s[2] == "?", s[3] == "=" || s[3] == "!" else { return nil }
+        guard s.first == "^" else { return nil }
         var i = 1
         var found: [Lookahead] = []
         while i + 3 < s.count, s[i] == "(", s[i + 1] == "?", s[i + 2] == "=" || s[i + 2] == "!" {
@@ -33,7 +33,7 @@ struct LeadingLookaheads {
             i = close + 1
         }
         let rest = Array(s[i...])
-        guard !Self.hasTopLevelBar(rest) else { return nil }
+        guard !found.isEmpty, !Self.hasTopLevelBar(rest) else { return nil }
         lookaheads = found
         self.rest = "^" + String(String.UnicodeScalarView(rest))
     }

@@ -28,8 +28,9 @@ extension SchemaLowering {
     /// with each `^X` and minus each `^Y`. Nil when a part is one the regex reader refuses (the whole
     /// pattern is then read as it is, and refused with the reader's message on it).
     private mutating func lookaheadDFA(_ split: LeadingLookaheads, pointer: String, keyword: String) throws(JSONSchemaCompileError) -> ByteDFA? {
+        // Read through `patternExpr`, which keeps each part's expression for `patternDFA` below.
         let parts = [split.rest] + split.lookaheads.map(\.pattern)
-        for part in parts where (try? RegexLowering.compile(part, dialect: .ecma262, encoder: SchemaLowering.jsonEncoder)) == nil { return nil }
+        for part in parts where (try? patternExpr(part, pointer: pointer, keyword: keyword)) == nil { return nil }
         var dfa = try patternDFA(split.rest, pointer: pointer, keyword: keyword)
         for look in split.lookaheads {
             let d = try patternDFA(look.pattern, pointer: pointer, keyword: keyword)
