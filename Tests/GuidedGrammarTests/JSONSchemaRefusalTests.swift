@@ -11,8 +11,8 @@ import GuidedSchema
     }
 
     static let refusals: [Refusal] = [
-        Refusal(schema: #"{"properties":{"a":{"unevaluatedProperties":false}}}"#,
-                message: "unsupported keyword 'unevaluatedProperties' at /properties/a"),
+        Refusal(schema: ##"{"properties":{"a":{"$dynamicRef":"#x"}}}"##,
+                message: "unsupported keyword '$dynamicRef' at /properties/a"),
         Refusal(schema: #"{"type":"array","uniqueItems":true}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced only over up to 6 listed strings, booleans or null"),
         Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"enum":[1,2]}}"#,

@@ -192,8 +192,10 @@ struct ServerBackendTests {
 @Suite("Server backend: without a recognizer", .timeLimit(.minutes(10)))
 struct ServerBackendValidatorOnlyTests {
     @Test func invalidOutputIsStillRefused() async throws {
-        let schema: JSONValue = ["type": "object", "required": ["name"], "unevaluatedProperties": false,
-                                 "properties": ["name": ["type": "string"]]]
+        // Closed, with a uniqueItems over objects the compiler cannot enforce exactly.
+        let schema: JSONValue = ["type": "object", "required": ["name"], "additionalProperties": false,
+                                 "properties": ["name": ["type": "string"],
+                                                "tags": ["type": "array", "items": ["type": "object"], "uniqueItems": true]]]
         #expect(throws: JSONSchemaCompileError.self) { try JSONSchemaCompiler.compile(schema) }
         let peer = try await ServerPeer.shared()
         let backend = try ServerBackendTests.backend(peer, "fixable", testID: UUID().uuidString, retries: 0)

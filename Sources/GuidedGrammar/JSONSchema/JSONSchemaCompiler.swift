@@ -38,7 +38,11 @@ public enum JSONSchemaCompiler {
     ) throws(JSONSchemaCompileError) -> JSONSchemaCompilation {
         do {
             return try CompileBudget.running(with: budget) { () throws(JSONSchemaCompileError) -> JSONSchemaCompilation in
-                let document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
+                var document = try SchemaDocument(root: schema, defaultDraft: options.defaultDraft)
+                if let rewrite = try UnevaluatedRewrite.rewriting(document, maxAlternatives: options.limits.maxAlternatives) {
+                    document = try SchemaDocument(root: rewrite.root, defaultDraft: options.defaultDraft)
+                    document.unevaluatedOutcomes = rewrite.outcomes
+                }
                 var warnings: [JSONSchemaWarning] = []
                 if reportWarnings || options.ignoredKeywords == .refuse {
                     warnings = KeywordCheck.warnings(in: schema, draft: document.draft)
@@ -236,7 +240,7 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
 }
 
 /// Why a schema was refused. `description` reads like
-/// `unsupported keyword 'unevaluatedProperties' at /properties/a`.
+/// `unsupported keyword '$dynamicRef' at /properties/a`.
 public struct JSONSchemaCompileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// A keyword (or keyword value) the compiler does not enforce.

@@ -22,6 +22,9 @@ struct SchemaDocument: Sendable {
     /// Each resolved `$ref`: by the location holding it, the reference and its target.
     private var resolvedReferences: [Int: (String, Int)] = [:]
     let root: JSONValue
+    /// Per `unevaluated*` keyword (`UnevaluatedRewrite.key`): nil when `UnevaluatedRewrite` replaced it
+    /// by parts the lowering enforces, else why it could not. Keywords not listed are refused.
+    var unevaluatedOutcomes: [String: JSONSchemaCompileError?] = [:]
 
     static let defaultBase = SchemaURI(parsing: "https://guided-decoding.invalid/root.json")
 
@@ -66,6 +69,11 @@ struct SchemaDocument: Sendable {
         negations[id] = n
         negationSites[id] = site
         return n
+    }
+
+    /// Records the site a refusal of negated location `id` names, unless one is known.
+    mutating func noteNegationSite(of id: Int, _ site: (keyword: String, pointer: String)) {
+        if negationSites[id] == nil { negationSites[id] = site }
     }
 
     var idKeyword: String { draft == .draft4 ? "id" : "$id" }

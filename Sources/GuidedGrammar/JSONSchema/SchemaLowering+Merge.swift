@@ -130,11 +130,12 @@ extension SchemaLowering {
             case .types: out.typeMask.formIntersection(InstanceTypes(rawValue: UInt8(c.name) ?? 0)); continue
             case .member: out.memberSchemas.append((c.name, c.node)); continue
             case .negated:
+                let negated = negatedThroughReferences(c.node)
                 // not(not(X)) is X itself, applicators included.
-                if let inner = try doubleNegation(c.node) { push(Conjunct(node: inner, full: true)) }
-                else if let split = try negationDisjuncts(c.node) {
-                    out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: split, keyword: negationSite(c.node).keyword))
-                } else if !out.negated.contains(c.node) { out.negated.append(c.node) }
+                if let inner = try doubleNegation(negated) { push(Conjunct(node: inner, full: true)) }
+                else if let split = try negationDisjuncts(negated) {
+                    out.groups.append(DisjunctionGroup(oneOf: false, holder: negated, alternatives: split, keyword: negationSite(negated).keyword))
+                } else if !out.negated.contains(negated) { out.negated.append(negated) }
                 continue
             case .full, .keywords: break
             }
@@ -262,6 +263,11 @@ extension SchemaLowering {
         for (kw, value) in o {
             if SchemaKeywords.isInert(kw, draft: draft) { continue }
             if SchemaKeywords.isRefused(kw, draft: draft) {
+                // `unevaluated*` rewritten into other parts of this location (see `UnevaluatedRewrite`).
+                if case .some(let outcome) = document.unevaluatedOutcomes[UnevaluatedRewrite.key(p, kw)] {
+                    if let refusal = outcome { throw refusal }
+                    continue
+                }
                 throw JSONSchemaCompileError(.unsupported, keyword: kw, pointer: p)
             }
             switch kw {

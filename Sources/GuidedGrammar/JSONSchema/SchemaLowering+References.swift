@@ -22,6 +22,15 @@ extension SchemaLowering {
         return out
     }
 
+    /// The location a negation of `id` negates: `id`, or what it refers to when it is only a `$ref`
+    /// (the `not: {$ref: ...}` parts `UnevaluatedRewrite` writes must split as the `if` they name would).
+    /// A refusal still names the site of `id`.
+    mutating func negatedThroughReferences(_ id: Int) -> Int {
+        let target = resolvingPureReferences([Conjunct(node: id, full: true)])[0].node
+        if target != id { document.noteNegationSite(of: target, negationSite(id)) }
+        return target
+    }
+
     /// Where a location that does nothing but refer elsewhere points: a `$ref` whose siblings are inert
     /// (before 2019-09 every sibling is), or nil. A reference that does not resolve is left to `flatten`,
     /// which reports it.
