@@ -8,8 +8,9 @@ extension Grammar {
             let id = RuleID(base + k)
             define(id, as: rule.body.shiftingRules(by: base))
             if rule.shared { markShared(id) }
-            if rule.memberBit >= 0 || rule.requiresMembers != 0 || rule.tracksMembers {
-                setMemberGuard(id, bit: rule.memberBit, requires: rule.requiresMembers, tracks: rule.tracksMembers)
+            if rule.hasMemberGuard {
+                setMemberGuard(id, bit: rule.memberBit, requires: rule.requiresMembers, tracks: rule.tracksMembers,
+                               dependencies: rule.memberDependencies)
             }
         }
         for t in other.excludedTokens where !excludedTokens.contains(t) { excludedTokens.append(t) }

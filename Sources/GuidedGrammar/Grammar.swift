@@ -102,7 +102,29 @@ public struct GrammarRule: Hashable, Sendable {
     /// members come in any order, each at most once). Its own calls of `memberBit` and `requiresMembers`
     /// rules obey them; nested uses of other rules have their own sets.
     public var tracksMembers: Bool = false
+    /// Further conditions of a rule like `requiresMembers` (an object's closing `}`): for each, once its
+    /// trigger member is written, all of its required members must be (`dependentRequired`).
+    public var memberDependencies: [MemberDependency] = []
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
+
+    /// Whether the rule carries any member-set attribute.
+    public var hasMemberGuard: Bool { memberBit >= 0 || requiresMembers != 0 || tracksMembers || !memberDependencies.isEmpty }
+
+}
+
+/// "Once member `trigger` is written, the members of `requires` must be" (bit masks of member bits).
+public struct MemberDependency: Hashable, Sendable {
+    public var trigger: UInt64
+    public var requires: UInt64
+    public init(trigger: UInt64, requires: UInt64) { self.trigger = trigger; self.requires = requires }
+
+    /// Whether the members `written` meet `requires` and every dependency whose trigger is written.
+    @inline(__always)
+    public static func allowed(written: UInt64, requires: UInt64, dependencies: [MemberDependency]) -> Bool {
+        guard written & requires == requires else { return false }
+        for d in dependencies where written & d.trigger != 0 && written & d.requires != d.requires { return false }
+        return true
+    }
 }
 
 /// A context-free grammar over bytes: rules whose bodies are `GrammarExpr`s, and a start rule.
@@ -147,10 +169,12 @@ public struct Grammar: Hashable, Sendable {
     public mutating func markShared(_ id: RuleID) { rules[id.index].shared = true }
 
     /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`).
-    public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false) {
+    public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false,
+                                        dependencies: [MemberDependency] = []) {
         rules[id.index].memberBit = bit
         rules[id.index].requiresMembers = requires
         rules[id.index].tracksMembers = tracks
+        rules[id.index].memberDependencies = dependencies
     }
 
     public var startRule: GrammarRule { rules[start.index] }

@@ -93,7 +93,7 @@ struct ReferenceBNFBuilder {
         guard grammar.start.index >= 0 && grammar.start.index < grammar.rules.count else {
             throw .undefinedStartRule(grammar.start)
         }
-        if let r = grammar.rules.first(where: { $0.tracksMembers || $0.memberBit >= 0 || $0.requiresMembers != 0 }) {
+        if let r = grammar.rules.first(where: \.hasMemberGuard) {
             throw .memberSets(rule: r.name)
         }
         var b = ReferenceBNFBuilder(grammar: grammar)

@@ -174,7 +174,7 @@ private typealias S = MaskTestSupport
         }
     }
 
-    /// What member sets do not track falls back: counts and dependencies to `.anyOrder(maxMembers: 8)`,
+    /// What member sets do not track falls back: counts to `.anyOrder(maxMembers: 8)`,
     /// and the reference recognizer refuses the member-set grammar.
     @Test func fallbacksAndRecognizer() throws {
         let counted = try Self.compiled(#"{"type":"object","properties":{"a":{},"b":{}},"maxProperties":1}"#)

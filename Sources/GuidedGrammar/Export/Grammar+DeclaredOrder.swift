@@ -28,6 +28,8 @@ extension Grammar {
         struct Member { var name: GrammarExpr; var call: RuleID; var required: Bool }
         var members: [Member] = []
         var undeclared: [GrammarExpr] = []
+        /// A member was left out (see `parseNonEmpty`).
+        var leftOut = false
         var separator: GrammarExpr = .empty
         var closing: [GrammarExpr] = []
         var close: RuleID
@@ -68,7 +70,7 @@ extension Grammar {
         var bodies: [GrammarExpr] = []
         var narrows = false
         for (s, shape) in shapes.enumerated() {
-            narrows = narrows || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
+            narrows = narrows || shape.leftOut || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
             var body: [GrammarExpr] = []
             if shape.emptyAllowed { body.append(.rule(shape.close)) }
             if shape.nonEmpty {
@@ -96,10 +98,24 @@ extension Grammar {
         let m: GrammarExpr = member.count == 1 ? member[0] : .sequence(member)
         var choices: [GrammarExpr]
         if case .choice(let c) = m { choices = c } else { choices = [m] }
-        let required = rules[shape.close.index].requiresMembers
+        // One fixed order does not track dependencies (`dependentRequired`): a member others must then
+        // accompany is written only where it is required, its dependencies required with it, and is
+        // otherwise left out (a narrower language, so the rule is reported as rewritten).
+        var required = rules[shape.close.index].requiresMembers
+        let dependencies = rules[shape.close.index].memberDependencies
+        var grew = true
+        while grew {
+            grew = false
+            for d in dependencies where required & d.trigger != 0 && required & d.requires != d.requires {
+                required |= d.requires
+                grew = true
+            }
+        }
+        let triggers = dependencies.reduce(UInt64(0)) { $0 | $1.trigger }
         for c in choices {
             if case .sequence(let p) = c, p.count >= 2, case .rule(let call)? = p.last, rules[call.index].memberBit >= 0 {
                 let bit = UInt64(rules[call.index].memberBit)
+                if triggers & (1 << bit) != 0 && required & (1 << bit) == 0 { shape.leftOut = true; continue }
                 shape.members.append(.init(name: .seq(Array(p.dropLast())), call: call, required: required & (1 << bit) != 0))
             } else {
                 shape.undeclared.append(c)

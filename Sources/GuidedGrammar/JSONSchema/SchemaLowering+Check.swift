@@ -371,7 +371,29 @@ extension SchemaLowering {
                 if try !objectsDisjoint(fa, fb, depth: depth) { overlap.insert(t) }
             }
         }
+        if !overlap.isEmpty, depth < 3 {
+            overlap.formIntersection(try overlapThroughGroups(fla, kb, depth: depth))
+            overlap.formIntersection(try overlapThroughGroups(flb, ka, depth: depth))
+        }
         return overlap
+    }
+
+    /// The facts above leave the `anyOf`/`oneOf` groups of a conjunction out, so a branch that is itself
+    /// `oneOf [string, array]` looked like every type. Distributing over each group (its alternatives as a
+    /// union: a `oneOf` is a subset of that) bounds the overlap with `other` by the union of the
+    /// alternatives' overlaps; each group gives such a bound, and the overlap lies within all of them.
+    private mutating func overlapThroughGroups(_ flat: Flattened, _ other: [Conjunct], depth: Int) throws(JSONSchemaCompileError) -> InstanceTypes {
+        var bound = InstanceTypes.all
+        let base = flat.besideGroups
+        for g in flat.groups.prefix(2) where g.alternatives.count <= 16 {
+            var union = InstanceTypes()
+            for alternative in g.alternatives {
+                union.formUnion(try overlapTypes(base + alternative, other, depth: depth + 1))
+                if union == .all { break }
+            }
+            bound.formIntersection(union)
+        }
+        return bound
     }
 
     static func rangesDisjoint(_ a: SchemaFacts, _ b: SchemaFacts) -> Bool {

@@ -45,7 +45,7 @@ extension SchemaLowering {
                 return
             }
             let rule = grammar.rules[r.index]
-            guard depth < 4, !rule.shared, !rule.tracksMembers, rule.memberBit < 0, rule.requiresMembers == 0,
+            guard depth < 4, !rule.shared, !rule.hasMemberGuard,
                   !rule.body.isNothing else { rest.append(e); return }
             splitMemberSets(rule.body, objects: &objects, rest: &rest, depth: depth + 1)
         case .choice(let parts):

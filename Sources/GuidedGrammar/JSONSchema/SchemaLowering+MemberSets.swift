@@ -10,6 +10,20 @@ struct MemberSetShape: Hashable {
     }
     var members: [Member]
     var undeclared: GrammarExpr
+    /// `dependentRequired` / array-form `dependencies`: once `trigger` is written, every name of
+    /// `requires` must be before the object closes.
+    var dependencies: [Dependency] = []
+
+    struct Dependency: Hashable {
+        var trigger: String
+        var requires: [String]
+    }
+}
+
+/// A closing rule's condition: the members it requires, and its dependencies (as bits).
+struct CloseKey: Hashable {
+    var required: UInt64
+    var dependencies: [MemberDependency]
 }
 
 /// A member call with its bit: the same value under the same bit is one rule wherever it is used, so the
@@ -26,20 +40,40 @@ extension SchemaLowering {
     /// separated by commas; each declared member is its name, in the object's own automaton, followed by
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
-    /// what it does not track: counts, dependencies, a finite limit on undeclared members, more than 64
-    /// candidates.
+    /// what it does not track: counts, a finite limit on undeclared members, more than 64 candidates.
+    /// Dependencies are kept as conditions of the closing rule: they never make a dead end,
+    /// because every member a written one depends on is a candidate still to be written (a member that
+    /// depends on a forbidden one is forbidden too).
     ///
     /// A separator is read as bytes before the next member's call (so the state after a member has no
     /// member calls and the automaton makes member sets only as matchers reach them). Where nothing may
     /// follow it (every member written, no undeclared member allowed), the mask compiler leaves the
     /// separator out (`MemberFutures`).
     mutating func lowerObjectMemberSet(_ o: AnyOrderObject) -> GrammarExpr? {
-        guard o.minProperties == 0, o.maxProperties == nil, o.dependencies.isEmpty,
+        guard o.minProperties == 0, o.maxProperties == nil,
               o.undeclaredLimit == Int.max || o.undeclaredMember.isNothing else { return nil }
-        if o.members.contains(where: { $0.required && $0.forbidden }) { return .nothing }
+        // A member that depends on one that can never be written can never be written either.
+        var forbidden = o.members.map(\.forbidden)
+        var changed = true
+        while changed {
+            changed = false
+            for d in o.dependencies where forbidden[d.b] && !forbidden[d.a] { forbidden[d.a] = true; changed = true }
+        }
+        if o.members.indices.contains(where: { o.members[$0].required && forbidden[$0] }) { return .nothing }
+        var dependencies: [MemberSetShape.Dependency] = []
+        for d in o.dependencies where !forbidden[d.a] {
+            let trigger = o.members[d.a].name, needed = o.members[d.b].name
+            if let k = dependencies.firstIndex(where: { $0.trigger == trigger }) {
+                if !dependencies[k].requires.contains(needed) { dependencies[k].requires.append(needed) }
+            } else {
+                dependencies.append(.init(trigger: trigger, requires: [needed]))
+            }
+        }
         let shape = MemberSetShape(
-            members: o.members.filter { !$0.forbidden }.map { .init(name: $0.name, value: unwrapped($0.value), required: $0.required) },
-            undeclared: o.undeclaredMember)
+            members: o.members.indices.filter { !forbidden[$0] }.map {
+                .init(name: o.members[$0].name, value: unwrapped(o.members[$0].value), required: o.members[$0].required)
+            },
+            undeclared: o.undeclaredMember, dependencies: dependencies)
         return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
     }
 
@@ -67,7 +101,10 @@ extension SchemaLowering {
                 choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)"))]))
             }
             choice.append(s.undeclared)
-            let close = closeRule(requiring: required)
+            let dependencies = s.dependencies.map { d in
+                MemberDependency(trigger: 1 << UInt64(bitOf[d.trigger]!), requires: d.requires.reduce(0) { $0 | 1 << UInt64(bitOf[$1]!) })
+            }
+            let close = closeRule(CloseKey(required: required, dependencies: dependencies))
             let member = GrammarExpr.alt(choice)
             bodies.append(.alt([
                 .rule(close),
@@ -106,12 +143,14 @@ extension SchemaLowering {
         return r
     }
 
-    /// The closing `}` allowed once the members of `required` are written, made once per mask.
-    private mutating func closeRule(requiring required: UInt64) -> RuleID {
-        if let r = closeRules[required] { return r }
-        let r = grammar.addRule(name: "close:\(String(required, radix: 16))", body: .literal("}"), shared: true)
-        grammar.setMemberGuard(r, requires: required)
-        closeRules[required] = r
+    /// The closing `}` allowed once the members of `required` are written and the dependencies of those
+    /// written are met, made once per condition.
+    private mutating func closeRule(_ key: CloseKey) -> RuleID {
+        if let r = closeRules[key] { return r }
+        let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
+        let r = grammar.addRule(name: name, body: .literal("}"), shared: true)
+        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies)
+        closeRules[key] = r
         return r
     }
 }

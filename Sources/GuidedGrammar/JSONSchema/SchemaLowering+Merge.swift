@@ -50,6 +50,18 @@ struct Flattened: Sendable {
     /// Member schemas (`Conjunct.Mode.member`).
     var memberSchemas: [(name: String, node: Int)] = []
     var unsatisfiable = false
+
+    /// The conjunction without its groups, as conjuncts that do not expand applicators again.
+    var besideGroups: [Conjunct] {
+        var base = nodes.map { Conjunct(node: $0, full: false) }
+        base += negated.map { Conjunct(node: $0, mode: .negated) }
+        base += negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
+        base += presentKeys.map { Conjunct(node: 0, mode: .present, name: $0) }
+        base += absentKeys.map { Conjunct(node: 0, mode: .absent, name: $0) }
+        base += memberSchemas.map { Conjunct(node: $0.node, mode: .member, name: $0.name) }
+        if typeMask != .all { base.append(Conjunct(node: 0, mode: .types, name: String(typeMask.rawValue))) }
+        return base
+    }
 }
 
 extension SchemaLowering {

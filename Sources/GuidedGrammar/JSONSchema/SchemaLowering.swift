@@ -32,7 +32,7 @@ struct SchemaLowering {
     var memberSetRules: [[MemberSetShape]: RuleID] = [:]
     var memberSetShapes: [Int: [MemberSetShape]] = [:]
     var memberCalls: [MemberCallKey: RuleID] = [:]
-    var closeRules: [UInt64: RuleID] = [:]
+    var closeRules: [CloseKey: RuleID] = [:]
     /// The rule made for each undeclared-member expression (see `lowerObject`), and each expression by
     /// what it is made of (`undeclaredMembers`: the branches of nested `dependencies`/`anyOf`/`not` ask
     /// again and again for the same names, patterns and schemas; a fuzzed schema spent 4 s rebuilding
@@ -119,13 +119,7 @@ struct SchemaLowering {
         // own keywords, and the negations, key presence/absence, member schemas and type restriction the
         // flattening collected (dropping any of them once let invalid instances through, e.g.
         // 'not: {maxLength: 1}' beside an 'anyOf' accepted "", and a nested else-if lost its outer test).
-        var base = flat.nodes.map { Conjunct(node: $0, full: false) }
-        base += flat.negated.map { Conjunct(node: $0, mode: .negated) }
-        base += flat.negatedKeywords.map { Conjunct(node: $0.node, mode: .negatedKeyword, name: $0.keyword) }
-        base += flat.presentKeys.map { Conjunct(node: 0, mode: .present, name: $0) }
-        base += flat.absentKeys.map { Conjunct(node: 0, mode: .absent, name: $0) }
-        base += flat.memberSchemas.map { Conjunct(node: $0.node, mode: .member, name: $0.name) }
-        if flat.typeMask != .all { base.append(Conjunct(node: 0, mode: .types, name: String(flat.typeMask.rawValue))) }
+        let base = flat.besideGroups
         var groups = flat.groups
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         var alternatives: [GrammarExpr] = []
@@ -399,7 +393,8 @@ extension Grammar {
         var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
         for r in reachable.dropFirst() {
             let id = g.addRule(name: rules[r].name, body: rewrite(rules[r].body), shared: rules[r].shared)
-            g.setMemberGuard(id, bit: rules[r].memberBit, requires: rules[r].requiresMembers, tracks: rules[r].tracksMembers)
+            g.setMemberGuard(id, bit: rules[r].memberBit, requires: rules[r].requiresMembers, tracks: rules[r].tracksMembers,
+                             dependencies: rules[r].memberDependencies)
         }
         return g
     }

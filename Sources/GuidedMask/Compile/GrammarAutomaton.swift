@@ -370,12 +370,12 @@ private struct Builder {
                 // needs members only once they are all written; a member's return state has it written.
                 var returnPresence = p
                 if tracks {
-                    let bit = nfa.ruleMemberBit[Int(k)], needs = nfa.ruleRequires[Int(k)]
+                    let bit = nfa.ruleMemberBit[Int(k)]
                     if bit >= 0 {
                         if p & (1 << UInt64(bit)) != 0 { continue }
                         returnPresence |= 1 << UInt64(bit)
                     }
-                    if p & needs != needs { continue }
+                    if !nfa.allowsCall(Int(k), written: p) { continue }
                 }
                 // A return into nothing that can complete with the members written is no usable call.
                 let returned = closure(t, written: returnPresence)

@@ -32,9 +32,11 @@ struct GrammarNFA {
     var ruleStart: [Int32] = []
     var ruleFinal: [Int32] = []
     var ruleNames: [String] = []
-    /// Member-set attributes of each kept rule (`GrammarRule.memberBit`, `requiresMembers`, `tracksMembers`).
+    /// Member-set attributes of each kept rule (`GrammarRule.memberBit`, `requiresMembers`, `tracksMembers`,
+    /// `memberDependencies`).
     var ruleMemberBit: [Int8] = []
     var ruleRequires: [UInt64] = []
+    var ruleDependencies: [[MemberDependency]] = []
     var ruleTracks: [Bool] = []
     /// Some kept rule tracks member sets (else every automaton state's member set is empty).
     var hasMemberSets = false
@@ -71,6 +73,7 @@ struct GrammarNFA {
         ruleNames = selection.kept.map { grammar.rules[$0].name }
         ruleMemberBit = selection.kept.map { grammar.rules[$0].memberBit }
         ruleRequires = selection.kept.map { grammar.rules[$0].requiresMembers }
+        ruleDependencies = selection.kept.map { grammar.rules[$0].memberDependencies }
         ruleTracks = selection.kept.map { grammar.rules[$0].tracksMembers }
         hasMemberSets = ruleTracks.contains(true)
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
@@ -102,6 +105,17 @@ struct GrammarNFA {
     /// prefix of it was a dead end; now it derives nothing, as in declared order (where the required
     /// member's empty value empties the object's chain). Per rule: in a rule that joins alternatives
     /// (`joiningMemberSets`), a bit written in one alternative counts for all.
+    /// Whether a member-set rule may call kept rule `k` with the members `written`: its required members
+    /// are written, and so is every dependency of the written ones.
+    @inline(__always)
+    func allowsCall(_ k: Int, written: UInt64) -> Bool {
+        MemberDependency.allowed(written: written, requires: ruleRequires[k], dependencies: ruleDependencies[k])
+    }
+
+    /// Whether kept rule `k` is a closing rule (it has conditions on the members written).
+    @inline(__always)
+    func closes(_ k: Int) -> Bool { ruleRequires[k] != 0 || !ruleDependencies[k].isEmpty }
+
     private mutating func dropUnwritableClosings() {
         var dropped = true
         while dropped {
@@ -112,7 +126,14 @@ struct GrammarNFA {
                 for s in lo..<hi where usableCall(s) && ruleMemberBit[Int(callee[s])] >= 0 {
                     writable |= 1 << UInt64(ruleMemberBit[Int(callee[s])])
                 }
-                for s in lo..<hi where label[s] == Self.labelCall && ruleRequires[Int(callee[s])] & ~writable != 0 {
+                // A member whose dependencies cannot all be written leads nowhere once written.
+                var doomed: UInt64 = 0
+                for s in lo..<hi where label[s] == Self.labelCall {
+                    for d in ruleDependencies[Int(callee[s])] where d.requires & ~writable != 0 { doomed |= d.trigger }
+                }
+                for s in lo..<hi where label[s] == Self.labelCall {
+                    let c = Int(callee[s]), bit = ruleMemberBit[c]
+                    guard ruleRequires[c] & ~writable != 0 || (bit >= 0 && doomed & (1 << UInt64(bit)) != 0) else { continue }
                     label[s] = Self.labelNone
                     callee[s] = -1
                     target[s] = -1

@@ -1,3 +1,5 @@
+import GuidedGrammar
+
 /// What each NFA state of a member-set rule (`GrammarRule.tracksMembers`) can reach before its next
 /// call: the member calls (their bits), the closing call (the members it requires), or anything else
 /// (an undeclared member, the rule's end). A state whose every way on is a member already written, or a
@@ -10,16 +12,20 @@
 struct MemberFutures {
     /// Per NFA state: bits of the member calls it can reach.
     private(set) var members: [UInt64]
-    /// Per NFA state: the members the closing call it can reach requires (valid with `hasClose`).
-    private(set) var close: [UInt64]
+    /// Per NFA state: the closing rule it can reach (valid with `hasClose`), and that rule's conditions.
+    private(set) var close: [Int32]
     private(set) var hasClose: [Bool]
+    private let closeRequires: [UInt64]
+    private let closeDependencies: [[MemberDependency]]
     /// Per NFA state: it can reach something always usable (or several closing calls): never left out.
     private(set) var other: [Bool]
 
     init(nfa: GrammarNFA) {
         let n = nfa.stateCount
         members = [UInt64](repeating: 0, count: n)
-        close = [UInt64](repeating: 0, count: n)
+        close = [Int32](repeating: -1, count: n)
+        closeRequires = nfa.ruleRequires
+        closeDependencies = nfa.ruleDependencies
         hasClose = [Bool](repeating: false, count: n)
         other = [Bool](repeating: true, count: n)
         // A rule's states are numbered contiguously from its start, in rule order (`RuleFollow.ruleOf`).
@@ -33,8 +39,8 @@ struct MemberFutures {
                 let c = Int(nfa.callee[s])
                 if nfa.ruleMemberBit[c] >= 0 {
                     members[s] |= 1 << UInt64(nfa.ruleMemberBit[c])
-                } else if nfa.ruleRequires[c] != 0 {
-                    merge(close: nfa.ruleRequires[c], into: s)
+                } else if nfa.closes(c) {
+                    merge(close: Int32(c), into: s)
                 } else {
                     other[s] = true
                 }
@@ -64,15 +70,22 @@ struct MemberFutures {
         }
     }
 
-    /// Records a reachable closing call; a second one requiring other members makes the state `other`
+    /// Records a reachable closing call; a second one with other conditions makes the state `other`
     /// (kept whatever is written: only ever too lenient about dead ends, never about what is accepted).
-    private mutating func merge(close required: UInt64, into s: Int) {
-        if !hasClose[s] { hasClose[s] = true; close[s] = required } else if close[s] != required { other[s] = true }
+    private mutating func merge(close rule: Int32, into s: Int) {
+        if !hasClose[s] {
+            hasClose[s] = true
+            close[s] = rule
+        } else if close[s] != rule, closeRequires[Int(close[s])] != closeRequires[Int(rule)]
+                    || closeDependencies[Int(close[s])] != closeDependencies[Int(rule)] {
+            other[s] = true
+        }
     }
 
     /// True when NFA state `s` of a member-set rule can still complete once the members `written` are in.
     @inline(__always)
     func canComplete(_ s: Int, written: UInt64) -> Bool {
-        other[s] || members[s] & ~written != 0 || (hasClose[s] && close[s] & ~written == 0)
+        other[s] || members[s] & ~written != 0 || (hasClose[s] && MemberDependency.allowed(written: written, requires: closeRequires[Int(close[s])],
+                                                                                dependencies: closeDependencies[Int(close[s])]))
     }
 }

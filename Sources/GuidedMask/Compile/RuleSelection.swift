@@ -64,7 +64,7 @@ struct RuleSelection {
             tails[i] = outTail
         }
         // Member-set rules and the rules they guard must stay rules: their calls carry the guards.
-        let pinned = grammar.rules.map { $0.tracksMembers || $0.memberBit >= 0 || $0.requiresMembers != 0 }
+        let pinned = grammar.rules.map(\.hasMemberGuard)
         let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned)
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = pinned
