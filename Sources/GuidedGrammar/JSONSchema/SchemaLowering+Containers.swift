@@ -38,11 +38,11 @@ extension SchemaLowering {
         let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
         if !active.isEmpty {
             let c = active[0]
-            guard active.count == 1, k == 0, hi == nil, c.max == nil, lo <= c.min else {
-                let kw = c.max != nil ? "maxContains" : "contains"
-                throw JSONSchemaCompileError(.notExact, keyword: kw, pointer: c.pointer,
-                                             detail: "contains is enforced only as 'at least n' without maxItems, prefix items or maxContains")
+            guard active.count == 1 else {
+                throw JSONSchemaCompileError(.notExact, keyword: "contains", pointer: active[1].pointer,
+                                             detail: "two contains clauses on one array are not counted together")
             }
+            if k > 0 || hi != nil || c.max != nil || lo > c.min { return try lowerCountedContains(c, f, k: k) }
             var nodes = f.arrayParts.compactMap(\.rest)
             nodes.append(c.node)
             let match = try lowerConjunction(nodes.map { Conjunct(node: $0, full: true) })
@@ -71,6 +71,80 @@ extension SchemaLowering {
         // run in the automaton instead of two.
         let elements = GrammarExpr.seq([first, tail, close])
         return lo == 0 ? .seq([open, .alt([.literal("]"), elements])]) : .seq([open, elements])
+    }
+
+    /// `contains` with `minContains`/`maxContains` beside prefix items and item counts, exactly: the array
+    /// is a chain over (items written j, matching items counted c), each item either matching (its
+    /// position's schema and the `contains` schema) or not. With a `maxContains` a non-matching item must
+    /// fail the `contains` schema (its negation, refused where not exact); without one it is just its
+    /// position's schema (some m items match, whatever the others do). Positions past the prefix and past
+    /// the counts that matter are one state; counts past the bound that matters are one too.
+    mutating func lowerCountedContains(_ c: ContainsClause, _ f: SchemaFacts, k: Int) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let lo = f.minItems, hi = f.maxItems
+        if let mx = c.max, mx < c.min { return .nothing }
+        if let h = hi, h < c.min { return .nothing }
+        // Positions that differ: the prefix, and the lengths up to maxItems (or minItems without one); at
+        // least the first and the others (the first item has no separator before it).
+        let last = hi ?? max(k, lo, 1)
+        let cap = c.max.map { $0 + 1 } ?? c.min
+        guard (last + 1) * (cap + 1) <= 4_096 else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: c.max != nil ? "maxContains" : "contains", pointer: c.pointer,
+                                         detail: "counting \(cap) matches over \(last) positions needs more than 4096 states")
+        }
+        func nodes(_ j: Int) -> [Conjunct] {
+            var out: [Conjunct] = []
+            for part in f.arrayParts {
+                if j < part.prefix.count { out.append(Conjunct(node: part.prefix[j], full: true)) }
+                else if let r = part.rest { out.append(Conjunct(node: r, full: true)) }
+            }
+            return out
+        }
+        let contains = Conjunct(node: c.node, full: true)
+        var items: [Int: (match: GrammarExpr, other: GrammarExpr)] = [:]
+        func item(_ j: Int) throws(JSONSchemaCompileError) -> (match: GrammarExpr, other: GrammarExpr) {
+            let position = min(j, k)   // every position past the prefix has the same schemas
+            if let known = items[position] { return known }
+            let own = nodes(position)
+            let match = try lowerConjunction(own + [contains])
+            let other = c.max == nil ? (own.isEmpty ? anyValue() : try lowerConjunction(own))
+                : try lowerConjunction(own + [Conjunct(node: c.node, mode: .negated)])
+            items[position] = (match, other)
+            return (match, other)
+        }
+        var rules: [Int: RuleID] = [:]
+        func state(_ j: Int, _ n: Int) -> RuleID {
+            let key = j * (cap + 1) + n
+            if let r = rules[key] { return r }
+            let r = grammar.declareRule(name: "contains:\(c.pointer):\(j):\(n)")
+            rules[key] = r
+            return r
+        }
+        // Built from the start state outward: only the states an array can reach.
+        var pending = [(0, 0)]
+        _ = state(0, 0)
+        var done: Set<Int> = []
+        while let (j, n) = pending.popLast() {
+            guard done.insert(j * (cap + 1) + n).inserted else { continue }
+            var choices: [GrammarExpr] = []
+            // (No state counts past maxContains: a match that would is never offered.)
+            if j >= lo, n >= c.min {
+                choices.append(j == 0 ? .literal("]") : .seq([ws, .literal("]")]))
+            }
+            if hi.map({ j < $0 }) ?? true {
+                let next = min(j + 1, last)
+                let lead: GrammarExpr = j == 0 ? .empty : sep
+                let (match, other) = try item(j)
+                if c.max.map({ n + 1 <= $0 }) ?? true {
+                    let counted = min(n + 1, cap)
+                    choices.append(.seq([lead, match, .rule(state(next, counted))]))
+                    pending.append((next, counted))
+                }
+                choices.append(.seq([lead, other, .rule(state(next, n))]))
+                pending.append((next, n))
+            }
+            grammar.define(state(j, n), as: .alt(choices))
+        }
+        return .seq([.literal("["), ws, .rule(state(0, 0))])
     }
 
     /// Listed values `uniqueItems` may choose among: the arrays are the orderings of subsets, one rule
