@@ -71,6 +71,27 @@ struct SchemaDocument: Sendable {
         return n
     }
 
+    /// Made-up locations `{"type": "array", <keyword>: {"not": <location>}}`, by location and keyword.
+    private var arrayNegations: [String: Int] = [:]
+
+    /// A location whose schema is "an array with some item failing `id`" (`keyword` "contains") or "an
+    /// array whose every item fails `id`" (`keyword` "items"): the negations of `items: id` and of
+    /// `contains: id`. Its pointer ends in `/~c` or `/~i` (no real pointer can), and its keyword's child
+    /// is `negation(of: id)`.
+    mutating func arrayNegation(of id: Int, as keyword: String, site: (keyword: String, pointer: String)) -> Int {
+        let key = "\(id) \(keyword)"
+        if let n = arrayNegations[key] { return n }
+        let inner = negation(of: id, site: site)
+        let pointer = nodes[id].pointer + (keyword == "contains" ? "/~c" : "/~i")
+        let value = JSONValue.object(JSONObject([(key: "type", value: .string("array")), (key: keyword, value: nodes[inner].value)]))
+        nodes.append(SchemaNode(value: value, pointer: pointer, baseURI: nodes[id].baseURI))
+        let n = nodes.count - 1
+        nodeByPointer[pointer] = n
+        nodeByPointer[pointer + "/" + keyword] = inner
+        arrayNegations[key] = n
+        return n
+    }
+
     /// Records the site a refusal of negated location `id` names, unless one is known.
     mutating func noteNegationSite(of id: Int, _ site: (keyword: String, pointer: String)) {
         if negationSites[id] == nil { negationSites[id] = site }

@@ -38,11 +38,7 @@ extension SchemaLowering {
         let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
         if !active.isEmpty {
             let c = active[0]
-            guard active.count == 1 else {
-                throw JSONSchemaCompileError(.notExact, keyword: "contains", pointer: active[1].pointer,
-                                             detail: "two contains clauses on one array are not counted together")
-            }
-            if k > 0 || hi != nil || c.max != nil || lo > c.min { return try lowerCountedContains(c, f, k: k) }
+            if active.count > 1 || k > 0 || hi != nil || c.max != nil || lo > c.min { return try lowerCountedContains(active, f, k: k) }
             var nodes = f.arrayParts.compactMap(\.rest)
             nodes.append(c.node)
             let match = try lowerConjunction(nodes.map { Conjunct(node: $0, full: true) })
@@ -74,22 +70,33 @@ extension SchemaLowering {
     }
 
     /// `contains` with `minContains`/`maxContains` beside prefix items and item counts, exactly: the array
-    /// is a chain over (items written j, matching items counted c), each item either matching (its
-    /// position's schema and the `contains` schema) or not. With a `maxContains` a non-matching item must
-    /// fail the `contains` schema (its negation, refused where not exact); without one it is just its
-    /// position's schema (some m items match, whatever the others do). Positions past the prefix and past
-    /// the counts that matter are one state; counts past the bound that matters are one too.
-    mutating func lowerCountedContains(_ c: ContainsClause, _ f: SchemaFacts, k: Int) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// is a chain over (items written j, matching items counted per clause), each item either matching
+    /// some of the clauses (its position's schema and theirs) or none. With a `maxContains` a
+    /// non-matching item must fail the `contains` schema (its negation, refused where not exact); without
+    /// one it is just its position's schema (some m items match, whatever the others do), so several
+    /// "at least" clauses (`allOf` of `contains`) count side by side, an item counting for any of them.
+    /// Positions past the prefix and past the counts that matter are one state; counts past the bound
+    /// that matters are one too.
+    mutating func lowerCountedContains(_ clauses: [ContainsClause], _ f: SchemaFacts, k: Int) throws(JSONSchemaCompileError) -> GrammarExpr {
         let lo = f.minItems, hi = f.maxItems
-        if let mx = c.max, mx < c.min { return .nothing }
-        if let h = hi, h < c.min { return .nothing }
+        if clauses.count > 1, let bounded = clauses.first(where: { $0.max != nil }) {
+            throw JSONSchemaCompileError(.notExact, keyword: "maxContains", pointer: bounded.pointer,
+                                         detail: "a maxContains beside another contains on the same array is not counted")
+        }
+        guard clauses.count <= 3 else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "contains", pointer: clauses[3].pointer, detail: "more than 3 contains on one array")
+        }
+        let bound = clauses[0].max   // only with a single clause
+        if let mx = bound, mx < clauses[0].min { return .nothing }
+        if let h = hi, clauses.contains(where: { $0.min > h }) { return .nothing }
         // Positions that differ: the prefix, and the lengths up to maxItems (or minItems without one); at
         // least the first and the others (the first item has no separator before it).
         let last = hi ?? max(k, lo, 1)
-        let cap = c.max.map { $0 + 1 } ?? c.min
-        guard (last + 1) * (cap + 1) <= 4_096 else {
-            throw JSONSchemaCompileError(.tooComplex, keyword: c.max != nil ? "maxContains" : "contains", pointer: c.pointer,
-                                         detail: "counting \(cap) matches over \(last) positions needs more than 4096 states")
+        let caps = clauses.map { $0.max.map { $0 + 1 } ?? $0.min }
+        let countStates = caps.reduce(1) { $0 * ($1 + 1) }
+        guard (last + 1) * countStates <= 4_096 else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: bound != nil ? "maxContains" : "contains", pointer: clauses[0].pointer,
+                                         detail: "counting contains matches over \(last) positions needs more than 4096 states")
         }
         func nodes(_ j: Int) -> [Conjunct] {
             var out: [Conjunct] = []
@@ -99,23 +106,35 @@ extension SchemaLowering {
             }
             return out
         }
-        let contains = Conjunct(node: c.node, full: true)
-        var items: [Int: (match: GrammarExpr, other: GrammarExpr)] = [:]
-        func item(_ j: Int) throws(JSONSchemaCompileError) -> (match: GrammarExpr, other: GrammarExpr) {
+        // The item at position j matching the clauses of `subset` (a bit mask; 0: matching none).
+        var items: [Int: GrammarExpr] = [:]
+        func item(_ j: Int, _ subset: Int) throws(JSONSchemaCompileError) -> GrammarExpr {
             let position = min(j, k)   // every position past the prefix has the same schemas
-            if let known = items[position] { return known }
+            let key = position << 3 | subset
+            if let known = items[key] { return known }
             let own = nodes(position)
-            let match = try lowerConjunction(own + [contains])
-            let other = c.max == nil ? (own.isEmpty ? anyValue() : try lowerConjunction(own))
-                : try lowerConjunction(own + [Conjunct(node: c.node, mode: .negated)])
-            items[position] = (match, other)
-            return (match, other)
+            let e: GrammarExpr
+            if subset != 0 {
+                e = try lowerConjunction(own + clauses.indices.filter { subset >> $0 & 1 == 1 }.map { Conjunct(node: clauses[$0].node, full: true) })
+            } else if bound != nil {
+                e = try lowerConjunction(own + [Conjunct(node: clauses[0].node, mode: .negated)])
+            } else {
+                e = own.isEmpty ? anyValue() : try lowerConjunction(own)
+            }
+            items[key] = e
+            return e
         }
+        // A state's counts in mixed radix (clause i's digit runs 0...caps[i]).
+        func digits(_ counts: Int) -> [Int] {
+            var rest = counts
+            return caps.map { cap in defer { rest /= cap + 1 }; return rest % (cap + 1) }
+        }
+        func encode(_ d: [Int]) -> Int { zip(d, caps).reversed().reduce(0) { $0 * ($1.1 + 1) + $1.0 } }
         var rules: [Int: RuleID] = [:]
-        func state(_ j: Int, _ n: Int) -> RuleID {
-            let key = j * (cap + 1) + n
+        func state(_ j: Int, _ counts: Int) -> RuleID {
+            let key = j * countStates + counts
             if let r = rules[key] { return r }
-            let r = grammar.declareRule(name: "contains:\(c.pointer):\(j):\(n)")
+            let r = grammar.declareRule(name: "contains:\(clauses[0].pointer):\(j):\(counts)")
             rules[key] = r
             return r
         }
@@ -123,26 +142,25 @@ extension SchemaLowering {
         var pending = [(0, 0)]
         _ = state(0, 0)
         var done: Set<Int> = []
-        while let (j, n) = pending.popLast() {
-            guard done.insert(j * (cap + 1) + n).inserted else { continue }
+        while let (j, counts) = pending.popLast() {
+            guard done.insert(j * countStates + counts).inserted else { continue }
+            let d = digits(counts)
             var choices: [GrammarExpr] = []
             // (No state counts past maxContains: a match that would is never offered.)
-            if j >= lo, n >= c.min {
+            if j >= lo, zip(d, clauses).allSatisfy({ $0.0 >= $0.1.min }) {
                 choices.append(j == 0 ? .literal("]") : .seq([ws, .literal("]")]))
             }
             if hi.map({ j < $0 }) ?? true {
                 let next = min(j + 1, last)
                 let lead: GrammarExpr = j == 0 ? .empty : sep
-                let (match, other) = try item(j)
-                if c.max.map({ n + 1 <= $0 }) ?? true {
-                    let counted = min(n + 1, cap)
-                    choices.append(.seq([lead, match, .rule(state(next, counted))]))
-                    pending.append((next, counted))
+                for subset in 0..<(1 << clauses.count) {
+                    if let mx = bound, subset != 0, d[0] + 1 > mx { continue }
+                    let after = encode(d.indices.map { subset >> $0 & 1 == 1 ? min(d[$0] + 1, caps[$0]) : d[$0] })
+                    choices.append(.seq([lead, try item(j, subset), .rule(state(next, after))]))
+                    pending.append((next, after))
                 }
-                choices.append(.seq([lead, other, .rule(state(next, n))]))
-                pending.append((next, n))
             }
-            grammar.define(state(j, n), as: .alt(choices))
+            grammar.define(state(j, counts), as: .alt(choices))
         }
         return .seq([.literal("["), ws, .rule(state(0, 0))])
     }

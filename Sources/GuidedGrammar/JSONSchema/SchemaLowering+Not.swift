@@ -99,6 +99,12 @@ extension SchemaLowering {
                 split = true
                 continue
             }
+            if kw == "items" || kw == "contains" {
+                guard let n = try arrayNegation(id, kw, o) else { return nil }
+                alternatives.append([Conjunct(node: n, full: true)])
+                split = true
+                continue
+            }
             guard SchemaLowering.splittableKeywords.contains(kw) else { return nil }
             if draft == .draft4, kw.hasPrefix("exclusive") || ((kw == "minimum" || kw == "maximum") && (o["exclusiveMinimum"] != nil || o["exclusiveMaximum"] != nil)) { return nil }
             if kw == "const", draft == .draft4 { continue }
@@ -119,6 +125,28 @@ extension SchemaLowering {
         }
         // One alternative is handled directly by complement (no disjunction needed), save `properties`.
         return alternatives.count >= 2 || split ? alternatives : nil
+    }
+
+    /// not(items: S) is an array with some item failing S (`contains: {not: S}`), and not(contains: C) an
+    /// array whose every item fails C (`items: {not: C}`): a made-up location, or nil where the keyword's
+    /// neighbours change its meaning (`prefixItems`, tuple `items`, `min/maxContains`) or the draft has no
+    /// `contains` to say it with.
+    mutating func arrayNegation(_ id: Int, _ kw: String, _ o: JSONObject) throws(JSONSchemaCompileError) -> Int? {
+        let draft = document.draft
+        guard draft.level >= JSONSchemaDraft.draft6.level else { return nil }
+        if kw == "items" {
+            // Tuple `items` (before 2020-12) and `items` after `prefixItems` hold for some positions only.
+            switch o["items"] {
+            case .object?, .bool?: break
+            default: return nil
+            }
+            if draft == .draft2020_12, o["prefixItems"] != nil { return nil }
+            let child = try document.node(at: document[id].pointer + "/items")
+            return document.arrayNegation(of: child, as: "contains", site: negationSite(id))
+        }
+        guard o["minContains"] == nil, o["maxContains"] == nil else { return nil }
+        let child = try document.node(at: document[id].pointer + "/contains")
+        return document.arrayNegation(of: child, as: "items", site: negationSite(id))
     }
 
     /// not({kw: v}) for one keyword of location `id` (object `o`); false when not exactly expressible.
