@@ -26,7 +26,9 @@ struct UnevaluatedRewrite {
     private var original: SchemaDocument
     private let draft: JSONSchemaDraft
     private let maxAlternatives: Int
-    private var memo: [String: [EvaluatedAlternative]] = [:]
+    /// Alternatives by dimension and location: a location's own do not depend on which holder asks
+    /// (definitions shared by many holders are worked out once).
+    private var memo: [Dimension: [String: [EvaluatedAlternative]]] = [:]
     /// Constraint parts to append to `allOf`, by the pointer of the location holding the keyword.
     private var additions: [String: [JSONValue]] = [:]
 
@@ -87,13 +89,14 @@ struct UnevaluatedRewrite {
             let k = Self.key(p, keyword)
             if case .bool(true) = u { outcomes[k] = .some(nil); continue }
             do {
-                memo = [:]
                 var visiting: Set<String> = []
                 let alternatives = try self.alternatives(at: p, dimension, excluding: keyword, visiting: &visiting)
                 if let part = constraint(alternatives, dimension, unevaluated: u, at: p + "/" + keyword) {
                     additions[p, default: []].append(part)
                 }
                 outcomes[k] = .some(nil)
+            } catch let error where error.kind == .budgetExceeded {
+                throw error
             } catch let error where error.kind == .notExact {
                 // The cause is somewhere below: the refusal names the keyword that cannot be enforced.
                 let at = error.pointer.isEmpty ? "the root" : error.pointer
@@ -179,7 +182,10 @@ struct UnevaluatedRewrite {
     /// The alternatives of the location at `p` (`excluding`: the keyword being rewritten, at the holder).
     private mutating func alternatives(at p: String, _ d: Dimension, excluding: String? = nil,
                                        visiting: inout Set<String>) throws(JSONSchemaCompileError) -> [EvaluatedAlternative] {
-        if excluding == nil, let known = memo[p] { return known }
+        if excluding == nil, let known = memo[d]?[p] { return known }
+        if let spent = CompileBudget.current?.exceeded {
+            throw JSONSchemaCompileError(.budgetExceeded, keyword: "", pointer: p, detail: spent.description)
+        }
         guard visiting.insert(p).inserted else {
             throw refusal(p, "what it leaves depends on itself: the location at {at} refers back to itself without descending into the instance")
         }
@@ -192,7 +198,7 @@ struct UnevaluatedRewrite {
         default: result = [.unconditional]  // an invalid schema: the lowering reports it
         }
         if result.count > maxAlternatives { throw tooMany(p) }
-        if excluding == nil { memo[p] = result }
+        if excluding == nil { memo[d, default: [:]][p] = result }
         return result
     }
 
@@ -204,7 +210,7 @@ struct UnevaluatedRewrite {
         var result = [EvaluatedAlternative(guards: [], evaluated: adjacent(o, d, excluding: excluding, at: p))]
         // Checked at every step: two large `anyOf`s would otherwise multiply out before any check.
         func joined(_ a: [EvaluatedAlternative], _ b: [EvaluatedAlternative]) throws(JSONSchemaCompileError) -> [EvaluatedAlternative] {
-            if a.count * b.count > maxAlternatives * 8 { throw tooMany(p) }
+            if a.count * b.count > maxAlternatives * 4 { throw tooMany(p) }
             let j = a.and(b)
             if j.count > maxAlternatives { throw tooMany(p) }
             return j
