@@ -39,6 +39,8 @@ extension SchemaLowering {
         if !active.isEmpty {
             let c = active[0]
             if active.count > 1 || k > 0 || hi != nil || c.max != nil || lo > c.min { return try lowerCountedContains(active, f, k: k) }
+            // The common "at least n" alone: `lowerCountedContains` would say the same with a rule per
+            // (position, count) state; starred loops here keep it to n copies of the match.
             var nodes = f.arrayParts.compactMap(\.rest)
             nodes.append(c.node)
             let match = try lowerConjunction(nodes.map { Conjunct(node: $0, full: true) })

@@ -24,7 +24,7 @@ struct UnevaluatedRewrite {
     private(set) var outcomes: [String: JSONSchemaCompileError?] = [:]
 
     private var original: SchemaDocument
-    private let draft: JSONSchemaDraft
+    private var draft: JSONSchemaDraft { original.draft }
     private let maxAlternatives: Int
     /// Alternatives by dimension and location: a location's own do not depend on which holder asks
     /// (definitions shared by many holders are worked out once).
@@ -40,16 +40,15 @@ struct UnevaluatedRewrite {
         var holders: [String] = []
         collectHolders(document.root, pointer: "", draft: document.draft, into: &holders)
         if holders.isEmpty { return nil }
-        var r = UnevaluatedRewrite(root: document.root, original: document, draft: document.draft, maxAlternatives: maxAlternatives)
+        var r = UnevaluatedRewrite(root: document.root, original: document, maxAlternatives: maxAlternatives)
         for p in holders { try r.rewrite(holder: p) }
         r.root = r.applyAdditions(r.root, pointer: "")
         return r
     }
 
-    private init(root: JSONValue, original: SchemaDocument, draft: JSONSchemaDraft, maxAlternatives: Int) {
+    private init(root: JSONValue, original: SchemaDocument, maxAlternatives: Int) {
         self.root = root
         self.original = original
-        self.draft = draft
         self.maxAlternatives = maxAlternatives
     }
 

@@ -98,13 +98,6 @@ struct GrammarNFA {
         if hasMemberSets { memberFutures = MemberFutures(nfa: self) }
     }
 
-    /// Member-set rules: a closing call that needs a member no usable call of its rule writes (a
-    /// required member whose value derives nothing) can never be taken, so its edge is dropped and
-    /// liveness computed again, until nothing changes (an object that can no longer close makes the
-    /// members holding it unusable in turn). Without this such an object stayed "productive" and every
-    /// prefix of it was a dead end; now it derives nothing, as in declared order (where the required
-    /// member's empty value empties the object's chain). Per rule: in a rule that joins alternatives
-    /// (`joiningMemberSets`), a bit written in one alternative counts for all.
     /// Whether a member-set rule may call kept rule `k` with the members `written`: its required members
     /// are written, and so is every dependency of the written ones.
     @inline(__always)
@@ -116,6 +109,15 @@ struct GrammarNFA {
     @inline(__always)
     func closes(_ k: Int) -> Bool { ruleRequires[k] != 0 || !ruleDependencies[k].isEmpty }
 
+    /// Member-set rules: a closing call that needs a member no usable call of its rule writes (a
+    /// required member whose value derives nothing) can never be taken, so its edge is dropped and
+    /// liveness computed again, until nothing changes (an object that can no longer close makes the
+    /// members holding it unusable in turn). Without this such an object stayed "productive" and every
+    /// prefix of it was a dead end; now it derives nothing, as in declared order (where the required
+    /// member's empty value empties the object's chain). Per rule: in a rule that joins alternatives
+    /// (`joiningMemberSets`), a bit written in one alternative counts for all. Likewise the calls of a
+    /// member whose dependency (`memberDependencies`) no usable call writes: once written, the object
+    /// could never close.
     private mutating func dropUnwritableClosings() {
         var dropped = true
         while dropped {

@@ -70,22 +70,19 @@ struct MemberFutures {
         }
     }
 
-    /// Records a reachable closing call; a second one with other conditions makes the state `other`
-    /// (kept whatever is written: only ever too lenient about dead ends, never about what is accepted).
+    /// Records a reachable closing call; a second, other closing rule makes the state `other` (kept
+    /// whatever is written: only ever too lenient about dead ends, never about what is accepted). The
+    /// lowering makes one closing rule per condition, so another rule is another condition.
     private mutating func merge(close rule: Int32, into s: Int) {
-        if !hasClose[s] {
-            hasClose[s] = true
-            close[s] = rule
-        } else if close[s] != rule, closeRequires[Int(close[s])] != closeRequires[Int(rule)]
-                    || closeDependencies[Int(close[s])] != closeDependencies[Int(rule)] {
-            other[s] = true
-        }
+        if !hasClose[s] { hasClose[s] = true; close[s] = rule } else if close[s] != rule { other[s] = true }
     }
 
     /// True when NFA state `s` of a member-set rule can still complete once the members `written` are in.
     @inline(__always)
     func canComplete(_ s: Int, written: UInt64) -> Bool {
-        other[s] || members[s] & ~written != 0 || (hasClose[s] && MemberDependency.allowed(written: written, requires: closeRequires[Int(close[s])],
-                                                                                dependencies: closeDependencies[Int(close[s])]))
+        guard !other[s], members[s] & ~written == 0 else { return true }
+        guard hasClose[s] else { return false }
+        let rule = Int(close[s])
+        return MemberDependency.allowed(written: written, requires: closeRequires[rule], dependencies: closeDependencies[rule])
     }
 }
