@@ -105,10 +105,22 @@ public struct GrammarRule: Hashable, Sendable {
     /// Further conditions of a rule like `requiresMembers` (an object's closing `}`): for each, once its
     /// trigger member is written, all of its required members must be (`dependentRequired`).
     public var memberDependencies: [MemberDependency] = []
+    /// A closing rule like `requiresMembers`: the members written must number at least this many, undeclared
+    /// ones counting one at most (`minProperties`; see `MemberCounts.towardMinimum`).
+    public var minimumMembers: Int = 0
+    /// A member-set rule whose object has counts (`minProperties`, `maxProperties`, a finite number of
+    /// undeclared members): a member is called only while the object can still end within them.
+    public var memberCounts: MemberCounts? = nil
+    /// An undeclared member: a member-set rule with `memberCounts` counts each call of this rule (other
+    /// member-set rules ignore the attribute).
+    public var countsAsUndeclared: Bool = false
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 
     /// Whether the rule carries any member-set attribute.
-    public var hasMemberGuard: Bool { memberBit >= 0 || requiresMembers != 0 || tracksMembers || !memberDependencies.isEmpty }
+    public var hasMemberGuard: Bool {
+        memberBit >= 0 || requiresMembers != 0 || tracksMembers || !memberDependencies.isEmpty || minimumMembers > 0
+            || memberCounts != nil || countsAsUndeclared
+    }
 
 }
 
@@ -125,6 +137,76 @@ public struct MemberDependency: Hashable, Sendable {
         for d in dependencies where written & d.trigger != 0 && written & d.requires != d.requires { return false }
         return true
     }
+}
+
+/// The counts of one member-set object (`GrammarRule.memberCounts`), and how its set of members written
+/// (the automaton's presence word) holds them: declared members' bits below `undeclaredShift`, the number
+/// of undeclared members written above it, saturated at `undeclaredCap`.
+///
+/// Undeclared members are counted, not named, so two of them may carry the same key: toward `maximum` and
+/// `undeclaredLimit` every one counts (stricter, so sound), toward `minimum` they count as one at most (the
+/// number of distinct keys that one or more surely carry), as in the other member orders.
+public struct MemberCounts: Hashable, Sendable {
+    /// `minProperties`.
+    public var minimum: Int
+    /// `maxProperties`.
+    public var maximum: Int?
+    /// At most this many undeclared members (`JSONSchemaCompiler.Options.maxUndeclaredProperties`).
+    public var undeclaredLimit: Int?
+    /// The required members' bits (the closing rule requires them too): an object that must still write
+    /// them has fewer members to spare.
+    public var required: UInt64
+
+    public init(minimum: Int, maximum: Int?, undeclaredLimit: Int?, required: UInt64) {
+        self.minimum = minimum; self.maximum = maximum; self.undeclaredLimit = undeclaredLimit; self.required = required
+    }
+
+    public static let undeclaredShift: UInt64 = 56
+    public static let declaredBits: UInt64 = (1 << undeclaredShift) - 1
+    /// Declared members such an object may have (the bits below `undeclaredShift`).
+    public static let maximumDeclared = Int(undeclaredShift)
+    /// The largest bound kept exactly (the count field holds 255); larger objects keep other orders.
+    public static let largestBound = 200
+
+    /// Where the count of undeclared members stops: exact up to the bounds that read it, 1 when only
+    /// `minimum` does.
+    public var undeclaredCap: Int { Swift.min(maximum ?? .max, undeclaredLimit ?? .max, Self.largestBound).clamped(1) }
+    private var undeclaredBounded: Bool { maximum != nil || undeclaredLimit != nil }
+
+    @inline(__always) public static func declared(_ presence: UInt64) -> Int { (presence & declaredBits).nonzeroBitCount }
+    @inline(__always) public static func undeclared(_ presence: UInt64) -> Int { Int(presence >> undeclaredShift) }
+    /// The members written as `minimum` counts them.
+    @inline(__always) public static func towardMinimum(_ presence: UInt64) -> Int {
+        declared(presence) + Swift.min(undeclared(presence), 1)
+    }
+
+    /// `presence` with one more undeclared member, or nil where a bound forbids it.
+    @inline(__always)
+    public func addingUndeclared(_ presence: UInt64) -> UInt64? {
+        if Self.undeclared(presence) < undeclaredCap { return presence + (1 << Self.undeclaredShift) }
+        return undeclaredBounded ? nil : presence
+    }
+
+    /// Whether an object with the members `presence` written can still close within the counts, when
+    /// `writable` declared members can be written in all (those written included) and undeclared ones
+    /// can be too (`undeclared`). Without dependencies any declared member not yet written can be, so
+    /// the object can end with any number of declared members from those it must have (written and
+    /// required) to `writable`, and with one more undeclared member where none is written yet.
+    public func canClose(after presence: UInt64, writable: Int, undeclared: Bool) -> Bool {
+        let u = Self.undeclared(presence)
+        if let l = undeclaredLimit, u > l { return false }
+        let must = (presence & Self.declaredBits | required).nonzeroBitCount
+        for extra in 0...(undeclared && u == 0 && (undeclaredLimit ?? 1) >= 1 ? 1 : 0) {
+            let low = Swift.max(must, minimum - Swift.min(u + extra, 1))
+            let high = Swift.min(writable, (maximum ?? .max) - u - extra)
+            if low <= high { return true }
+        }
+        return false
+    }
+}
+
+private extension Int {
+    func clamped(_ low: Int) -> Int { Swift.max(self, low) }
 }
 
 /// A context-free grammar over bytes: rules whose bodies are `GrammarExpr`s, and a start rule.
@@ -168,13 +250,24 @@ public struct Grammar: Hashable, Sendable {
     /// Marks a rule `shared` (see `GrammarRule.shared`).
     public mutating func markShared(_ id: RuleID) { rules[id.index].shared = true }
 
-    /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`).
+    /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`); the others are cleared.
     public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false,
-                                        dependencies: [MemberDependency] = []) {
+                                        dependencies: [MemberDependency] = [], minimum: Int = 0,
+                                        counts: MemberCounts? = nil, countsAsUndeclared: Bool = false) {
         rules[id.index].memberBit = bit
         rules[id.index].requiresMembers = requires
         rules[id.index].tracksMembers = tracks
         rules[id.index].memberDependencies = dependencies
+        rules[id.index].minimumMembers = minimum
+        rules[id.index].memberCounts = counts
+        rules[id.index].countsAsUndeclared = countsAsUndeclared
+    }
+
+    /// Gives rule `id` the member-set attributes of `other`.
+    public mutating func setMemberGuard(_ id: RuleID, like other: GrammarRule) {
+        setMemberGuard(id, bit: other.memberBit, requires: other.requiresMembers, tracks: other.tracksMembers,
+                       dependencies: other.memberDependencies, minimum: other.minimumMembers,
+                       counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
     }
 
     public var startRule: GrammarRule { rules[start.index] }

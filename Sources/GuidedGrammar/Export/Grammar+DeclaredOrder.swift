@@ -35,6 +35,9 @@ extension Grammar {
         var close: RuleID
         var emptyAllowed = false
         var nonEmpty = false
+        /// At least one undeclared member, or exactly one (`fixCounts`).
+        var undeclaredRequired = false
+        var undeclaredOnce = false
     }
 
     private mutating func declaredOrderBody(of id: RuleID) throws(GrammarExportError) -> (GrammarExpr, narrows: Bool) {
@@ -52,7 +55,7 @@ extension Grammar {
             let a = alternatives.removeFirst()
             if case .rule(let close) = a {
                 var shape = Shape(close: close)
-                shape.emptyAllowed = rules[close.index].requiresMembers == 0
+                shape.emptyAllowed = rules[close.index].requiresMembers == 0 && rules[close.index].minimumMembers == 0
                 // The object's non-empty form follows its empty one, ending with the same close rule.
                 if case .sequence(let next)? = alternatives.first, next.last == .rule(close) {
                     try parseNonEmpty(next, into: &shape, error: shapeError)
@@ -66,6 +69,9 @@ extension Grammar {
             } else {
                 throw shapeError()
             }
+        }
+        if let counts = rules[id.index].memberCounts {
+            for i in shapes.indices { try Self.fixCounts(counts, of: &shapes[i], rule: name) }
         }
         var bodies: [GrammarExpr] = []
         var narrows = false
@@ -123,6 +129,48 @@ extension Grammar {
         }
     }
 
+    /// One fixed order does not count members either: an object with counts (`memberCounts`) writes
+    /// the members it must have (the required ones, then the first others in declared order until
+    /// `minProperties` is met), each required; with `maxProperties` nothing else, with a limit on
+    /// undeclared members no undeclared one. Where the declared members fall one short of
+    /// `minProperties`, one undeclared member is required too (undeclared ones count one at most toward
+    /// it, `MemberCounts`). A narrower language (the rule is reported as rewritten).
+    private static func fixCounts(_ counts: MemberCounts, of shape: inout Shape, rule: String) throws(GrammarExportError) {
+        var must = shape.members.filter(\.required).count
+        for i in shape.members.indices where !shape.members[i].required && must < counts.minimum {
+            shape.members[i].required = true
+            shape.leftOut = true
+            must += 1
+        }
+        if must + 1 == counts.minimum, !shape.undeclared.isEmpty, counts.maximum.map({ $0 > must }) ?? true,
+           counts.undeclaredLimit.map({ $0 >= 1 }) ?? true {
+            shape.undeclaredRequired = true
+            shape.emptyAllowed = false
+            if counts.maximum != nil || counts.undeclaredLimit != nil {
+                // Exactly one undeclared member: within every bound.
+                shape.leftOut = true
+                shape.undeclaredOnce = true
+            }
+            if counts.maximum != nil {
+                shape.leftOut = true
+                shape.members.removeAll { !$0.required }
+            }
+            return
+        }
+        guard must >= counts.minimum else {
+            throw GrammarExportError(.memberSetShape, rule: rule, "minProperties \(counts.minimum) cannot be met")
+        }
+        if counts.maximum != nil {
+            if shape.members.contains(where: { !$0.required }) || !shape.undeclared.isEmpty { shape.leftOut = true }
+            shape.members.removeAll { !$0.required }
+            shape.undeclared = []
+        } else if counts.undeclaredLimit != nil, !shape.undeclared.isEmpty {
+            shape.leftOut = true
+            shape.undeclared = []
+        }
+        if must > 0 { shape.emptyAllowed = false }
+    }
+
     /// A sequence's parts with literals split into single bytes.
     private static func atoms(_ e: GrammarExpr) -> [GrammarExpr] {
         switch e {
@@ -138,9 +186,9 @@ extension Grammar {
     /// member keep the grammar linear in the number of members.
     private mutating func declaredMembers(_ shape: Shape, name: String) -> GrammarExpr {
         let undeclared = GrammarExpr.alt(shape.undeclared)
-        let more: GrammarExpr = undeclared.isNothing ? .empty : .star(.seq([shape.separator, undeclared]))
+        let more: GrammarExpr = undeclared.isNothing || shape.undeclaredOnce ? .empty : .star(.seq([shape.separator, undeclared]))
         var first: GrammarExpr = undeclared.isNothing ? .nothing : .seq([undeclared, more])
-        var after: GrammarExpr = more
+        var after: GrammarExpr = shape.undeclaredRequired ? .seq([shape.separator, undeclared, more]) : more
         for (i, m) in shape.members.enumerated().reversed() {
             let written = GrammarExpr.seq([m.name, .rule(m.call)])
             let newFirst = addRule(name: "\(name)/first\(i)", body: .alt([.seq([written, after]), m.required ? .nothing : first]))

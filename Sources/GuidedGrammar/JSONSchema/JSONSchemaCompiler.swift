@@ -131,9 +131,10 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// Members in any order, of objects of any size: each declared member at most once, `required`
         /// exact, undeclared members anywhere. The object is one rule whose member calls carry a member
         /// bit, and the mask engine's automaton remembers which were written (its states are built as
-        /// matchers reach them), so the grammar stays linear in the number of members; `dependentRequired`
-        /// is exact too. Objects with `min/maxProperties` or a finite `maxUndeclaredProperties` use
-        /// `.anyOrder(maxMembers: 8)` instead. Only the mask
+        /// matchers reach them), so the grammar stays linear in the number of members; `dependentRequired`,
+        /// `min/maxProperties` and a finite `maxUndeclaredProperties` are exact too (the automaton also
+        /// counts undeclared members). Objects with both counts and dependencies, or with counts over
+        /// more than 56 candidates or bounds above 200, use `.anyOrder(maxMembers: 8)` instead. Only the mask
         /// engine (`CompiledGrammar`) enforces such grammars; `ReferenceRecognizer` refuses them.
         case memberSets
 

@@ -13,17 +13,29 @@ struct MemberSetShape: Hashable {
     /// `dependentRequired` / array-form `dependencies`: once `trigger` is written, every name of
     /// `requires` must be before the object closes.
     var dependencies: [Dependency] = []
+    /// `minProperties`, `maxProperties` and a finite number of undeclared members (nil: none of them).
+    /// Such an object is a member-set rule of its own, never joined with others (`joiningMemberSets`):
+    /// the counts belong to the rule, so alternatives with different counts cannot share one.
+    var counts: Counts? = nil
 
     struct Dependency: Hashable {
         var trigger: String
         var requires: [String]
     }
+
+    struct Counts: Hashable {
+        var minimum: Int
+        var maximum: Int?
+        var undeclaredLimit: Int?
+    }
 }
 
-/// A closing rule's condition: the members it requires, and its dependencies (as bits).
+/// A closing rule's condition: the members it requires, its dependencies (as bits), and how many members
+/// it needs (`minProperties`).
 struct CloseKey: Hashable {
     var required: UInt64
     var dependencies: [MemberDependency]
+    var minimum: Int = 0
 }
 
 /// A member call with its bit: the same value under the same bit is one rule wherever it is used, so the
@@ -40,18 +52,29 @@ extension SchemaLowering {
     /// separated by commas; each declared member is its name, in the object's own automaton, followed by
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
-    /// what it does not track: counts, a finite limit on undeclared members, more than 64 candidates.
+    /// what it does not track: more than 64 candidates, and counts (`minProperties`, `maxProperties`, a
+    /// finite limit on undeclared members) beside dependencies, past 56 candidates or past
+    /// `MemberCounts.largestBound`.
     /// Dependencies are kept as conditions of the closing rule: they never make a dead end,
     /// because every member a written one depends on is a candidate still to be written (a member that
-    /// depends on a forbidden one is forbidden too).
+    /// depends on a forbidden one is forbidden too). Counts are kept by the rule (`MemberCounts`): the
+    /// closing rule needs `minProperties` members, and a member is written only while the object can
+    /// still close within the counts with it.
     ///
     /// A separator is read as bytes before the next member's call (so the state after a member has no
     /// member calls and the automaton makes member sets only as matchers reach them). Where nothing may
     /// follow it (every member written, no undeclared member allowed), the mask compiler leaves the
     /// separator out (`MemberFutures`).
     mutating func lowerObjectMemberSet(_ o: AnyOrderObject) -> GrammarExpr? {
-        guard o.minProperties == 0, o.maxProperties == nil,
-              o.undeclaredLimit == Int.max || o.undeclaredMember.isNothing else { return nil }
+        var counts: MemberSetShape.Counts? = nil
+        var undeclaredLimit = o.undeclaredMember.isNothing || o.undeclaredLimit == Int.max ? nil : o.undeclaredLimit
+        if let l = undeclaredLimit, let m = o.maxProperties, l >= m { undeclaredLimit = nil }   // the maximum rules
+        if o.minProperties > 0 || o.maxProperties != nil || undeclaredLimit != nil {
+            guard o.dependencies.isEmpty, (o.maxProperties ?? 0) <= MemberCounts.largestBound,
+                  (undeclaredLimit ?? 0) <= MemberCounts.largestBound,
+                  o.members.filter({ !$0.forbidden }).count <= MemberCounts.maximumDeclared else { return nil }
+            counts = .init(minimum: o.minProperties, maximum: o.maxProperties, undeclaredLimit: undeclaredLimit)
+        }
         // A member that depends on one that can never be written can never be written either.
         var forbidden = o.members.map(\.forbidden)
         var changed = true
@@ -73,7 +96,7 @@ extension SchemaLowering {
             members: o.members.indices.filter { !forbidden[$0] }.map {
                 .init(name: o.members[$0].name, value: unwrapped(o.members[$0].value), required: o.members[$0].required)
             },
-            undeclared: o.undeclaredMember, dependencies: dependencies)
+            undeclared: o.undeclaredMember, dependencies: dependencies, counts: counts)
         return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
     }
 
@@ -89,7 +112,11 @@ extension SchemaLowering {
             }
         }
         if let known = memberSetRules[shapes] { return known }
+        let counted = shapes.contains { $0.counts != nil }
+        precondition(!counted || (shapes.count == 1 && bitOf.count <= MemberCounts.maximumDeclared),
+                     "an object with counts is a member-set rule of its own, within the declared bits")
         var bodies: [GrammarExpr] = []
+        var memberCounts: MemberCounts? = nil
         for s in shapes {
             var required: UInt64 = 0
             var choice: [GrammarExpr] = []
@@ -100,11 +127,14 @@ extension SchemaLowering {
                 // declared order); the call that carries the member's bit comes right after it.
                 choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)"))]))
             }
-            choice.append(s.undeclared)
+            choice.append(counted ? countedUndeclared(s.undeclared, pointer: pointer) : s.undeclared)
             let dependencies = s.dependencies.map { d in
                 MemberDependency(trigger: 1 << UInt64(bitOf[d.trigger]!), requires: d.requires.reduce(0) { $0 | 1 << UInt64(bitOf[$1]!) })
             }
-            let close = closeRule(CloseKey(required: required, dependencies: dependencies))
+            if let c = s.counts {
+                memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit, required: required)
+            }
+            let close = closeRule(CloseKey(required: required, dependencies: dependencies, minimum: s.counts?.minimum ?? 0))
             let member = GrammarExpr.alt(choice)
             bodies.append(.alt([
                 .rule(close),
@@ -112,10 +142,25 @@ extension SchemaLowering {
             ]))
         }
         let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
-        grammar.setMemberGuard(object, tracks: true)
+        grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
         memberSetRules[shapes] = object
-        memberSetShapes[object.index] = shapes
+        if !counted { memberSetShapes[object.index] = shapes }
         return object
+    }
+
+    /// The undeclared member of an object with counts as a call the member-set rule counts
+    /// (`GrammarRule.countsAsUndeclared`): the lowering's rule of undeclared members (shared by the
+    /// objects that admit the same ones, and ignored as a count by those without counts).
+    private mutating func countedUndeclared(_ undeclared: GrammarExpr, pointer: String) -> GrammarExpr {
+        if undeclared.isNothing { return undeclared }
+        let r: RuleID
+        if case .rule(let existing) = undeclared, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
+            r = existing
+        } else {
+            r = grammar.addRule(name: "undeclared:\(pointer)", body: undeclared, shared: true)
+        }
+        grammar.setMemberGuard(r, countsAsUndeclared: true)
+        return .rule(r)
     }
 
     /// `e` with the rules of schema locations replaced by their bodies: each tool's `query`, `limit` and
@@ -148,8 +193,9 @@ extension SchemaLowering {
     private mutating func closeRule(_ key: CloseKey) -> RuleID {
         if let r = closeRules[key] { return r }
         let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
+            + (key.minimum == 0 ? "" : "+\(key.minimum) members")
         let r = grammar.addRule(name: name, body: .literal("}"), shared: true)
-        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies)
+        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies, minimum: key.minimum)
         closeRules[key] = r
         return r
     }

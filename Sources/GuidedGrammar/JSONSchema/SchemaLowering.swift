@@ -393,8 +393,7 @@ extension Grammar {
         var g = Grammar(root: rewrite(rules[start.index].body), name: rules[start.index].name)
         for r in reachable.dropFirst() {
             let id = g.addRule(name: rules[r].name, body: rewrite(rules[r].body), shared: rules[r].shared)
-            g.setMemberGuard(id, bit: rules[r].memberBit, requires: rules[r].requiresMembers, tracks: rules[r].tracksMembers,
-                             dependencies: rules[r].memberDependencies)
+            g.setMemberGuard(id, like: rules[r])
         }
         return g
     }

@@ -355,7 +355,8 @@ private struct Builder {
             var f: UInt8 = 0
             var callTargets: [Int32: [Int32]] = [:]
             let p = presence[Int(q)]
-            let tracks = nfa.hasMemberSets && (sets[Int(q)].first.map { nfa.ruleTracks[RuleFollow.ruleOf($0, nfa)] } ?? false)
+            let tracker = nfa.hasMemberSets ? sets[Int(q)].first.map { RuleFollow.ruleOf($0, nfa) } ?? -1 : -1
+            let tracks = tracker >= 0 && nfa.ruleTracks[tracker]
             for s in sets[Int(q)] {
                 let i = Int(s)
                 if nfa.isFinal[i] { f |= GrammarAutomaton.accepting }
@@ -367,15 +368,13 @@ private struct Builder {
             }
             for (k, t) in callTargets.sorted(by: { $0.key < $1.key }) {
                 // In a member-set rule: a member already written cannot be called again, a rule that
-                // needs members only once they are all written; a member's return state has it written.
+                // needs members only once they are all written; a member's return state has it written
+                // (and, with counts, one more undeclared member where it is one).
                 var returnPresence = p
                 if tracks {
-                    let bit = nfa.ruleMemberBit[Int(k)]
-                    if bit >= 0 {
-                        if p & (1 << UInt64(bit)) != 0 { continue }
-                        returnPresence |= 1 << UInt64(bit)
-                    }
-                    if !nfa.allowsCall(Int(k), written: p) { continue }
+                    guard let after = nfa.presence(after: p, tracker: tracker, calling: Int(k)),
+                          nfa.allowsCall(Int(k), written: p) else { continue }
+                    returnPresence = after
                 }
                 // A return into nothing that can complete with the members written is no usable call.
                 let returned = closure(t, written: returnPresence)

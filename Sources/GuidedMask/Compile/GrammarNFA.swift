@@ -38,6 +38,16 @@ struct GrammarNFA {
     var ruleRequires: [UInt64] = []
     var ruleDependencies: [[MemberDependency]] = []
     var ruleTracks: [Bool] = []
+    /// `GrammarRule.minimumMembers`, `memberCounts` and `countsAsUndeclared` of each kept rule.
+    var ruleMinimum: [Int] = []
+    var ruleCounts: [MemberCounts?] = []
+    var ruleCountsUndeclared: [Bool] = []
+    /// Per member-set rule with counts: how many declared members some usable call writes, and whether
+    /// some usable call writes an undeclared member (set by `dropUnwritableClosings`).
+    private var countedWritable: [Int] = []
+    private var countedUndeclared: [Bool] = []
+    /// The counts with what each rule's usable calls write.
+    private(set) var countedRules = CountedRules(counts: [], writable: [], undeclared: [])
     /// Some kept rule tracks member sets (else every automaton state's member set is empty).
     var hasMemberSets = false
     /// What the states of member-set rules can reach (nil when no rule tracks member sets).
@@ -75,6 +85,11 @@ struct GrammarNFA {
         ruleRequires = selection.kept.map { grammar.rules[$0].requiresMembers }
         ruleDependencies = selection.kept.map { grammar.rules[$0].memberDependencies }
         ruleTracks = selection.kept.map { grammar.rules[$0].tracksMembers }
+        ruleMinimum = selection.kept.map { grammar.rules[$0].minimumMembers }
+        ruleCounts = selection.kept.map { grammar.rules[$0].memberCounts }
+        ruleCountsUndeclared = selection.kept.map { grammar.rules[$0].countsAsUndeclared }
+        countedWritable = [Int](repeating: 0, count: ruleCounts.count)
+        countedUndeclared = [Bool](repeating: false, count: ruleCounts.count)
         hasMemberSets = ruleTracks.contains(true)
         var builder = NFABuilder(grammar: grammar, selection: selection, classes: classes, maxStates: limits.maxNFAStates)
         for rule in selection.kept {
@@ -92,7 +107,10 @@ struct GrammarNFA {
         isCut = builder.isCut
         groupEpsilonEdges(from: builder.edgeFrom, to: builder.edgeTo)
         computeLiveness()
-        if hasMemberSets { dropUnwritableClosings() }
+        if hasMemberSets {
+            dropUnwritableClosings()
+            countedRules = CountedRules(counts: ruleCounts, writable: countedWritable, undeclared: countedUndeclared)
+        }
         guard live[Int(ruleStart[0])] else { throw .emptyLanguage }
         try checkLeftRecursion()
         if hasMemberSets { memberFutures = MemberFutures(nfa: self) }
@@ -103,11 +121,32 @@ struct GrammarNFA {
     @inline(__always)
     func allowsCall(_ k: Int, written: UInt64) -> Bool {
         MemberDependency.allowed(written: written, requires: ruleRequires[k], dependencies: ruleDependencies[k])
+            && (ruleMinimum[k] == 0 || MemberCounts.towardMinimum(written) >= ruleMinimum[k])
     }
 
     /// Whether kept rule `k` is a closing rule (it has conditions on the members written).
     @inline(__always)
-    func closes(_ k: Int) -> Bool { ruleRequires[k] != 0 || !ruleDependencies[k].isEmpty }
+    func closes(_ k: Int) -> Bool { ruleRequires[k] != 0 || !ruleDependencies[k].isEmpty || ruleMinimum[k] > 0 }
+
+    /// The presence after member-set rule `k` calls rule `callee` from `presence`, or nil where that
+    /// call is not allowed: a declared member already written, an undeclared member past a bound, or
+    /// (with counts) a member after which the object could not close within its counts.
+    @inline(__always)
+    func presence(after presence: UInt64, tracker k: Int, calling callee: Int) -> UInt64? {
+        var after = presence
+        let bit = ruleMemberBit[callee]
+        if bit >= 0 {
+            if presence & (1 << UInt64(bit)) != 0 { return nil }
+            after |= 1 << UInt64(bit)
+        } else if ruleCountsUndeclared[callee], let counts = ruleCounts[k] {
+            guard let added = counts.addingUndeclared(presence) else { return nil }
+            after = added
+        } else {
+            return presence
+        }
+        if ruleCounts[k] != nil && !countedRules.canClose(k, after: after) { return nil }
+        return after
+    }
 
     /// Member-set rules: a closing call that needs a member no usable call of its rule writes (a
     /// required member whose value derives nothing) can never be taken, so its edge is dropped and
@@ -117,7 +156,8 @@ struct GrammarNFA {
     /// member's empty value empties the object's chain). Per rule: in a rule that joins alternatives
     /// (`joiningMemberSets`), a bit written in one alternative counts for all. Likewise the calls of a
     /// member whose dependency (`memberDependencies`) no usable call writes: once written, the object
-    /// could never close.
+    /// could never close. And the closing calls of an object whose counts (`memberCounts`) no set of the
+    /// members it can write meets.
     private mutating func dropUnwritableClosings() {
         var dropped = true
         while dropped {
@@ -125,9 +165,16 @@ struct GrammarNFA {
             for k in 0..<ruleStart.count where ruleTracks[k] {
                 let lo = Int(ruleStart[k]), hi = k + 1 < ruleStart.count ? Int(ruleStart[k + 1]) : stateCount
                 var writable: UInt64 = 0
-                for s in lo..<hi where usableCall(s) && ruleMemberBit[Int(callee[s])] >= 0 {
-                    writable |= 1 << UInt64(ruleMemberBit[Int(callee[s])])
+                var undeclared = false
+                for s in lo..<hi where usableCall(s) {
+                    let bit = ruleMemberBit[Int(callee[s])]
+                    if bit >= 0 { writable |= 1 << UInt64(bit) }
+                    if ruleCountsUndeclared[Int(callee[s])] { undeclared = true }
                 }
+                countedWritable[k] = writable.nonzeroBitCount
+                countedUndeclared[k] = undeclared
+                // An object that cannot meet its counts with the members it can write never closes.
+                let hopeless = ruleCounts[k].map { !$0.canClose(after: 0, writable: writable.nonzeroBitCount, undeclared: undeclared) } ?? false
                 // A member whose dependencies cannot all be written leads nowhere once written.
                 var doomed: UInt64 = 0
                 for s in lo..<hi where label[s] == Self.labelCall {
@@ -135,7 +182,8 @@ struct GrammarNFA {
                 }
                 for s in lo..<hi where label[s] == Self.labelCall {
                     let c = Int(callee[s]), bit = ruleMemberBit[c]
-                    guard ruleRequires[c] & ~writable != 0 || (bit >= 0 && doomed & (1 << UInt64(bit)) != 0) else { continue }
+                    guard ruleRequires[c] & ~writable != 0 || (bit >= 0 && doomed & (1 << UInt64(bit)) != 0)
+                            || (hopeless && closes(c)) else { continue }
                     label[s] = Self.labelNone
                     callee[s] = -1
                     target[s] = -1

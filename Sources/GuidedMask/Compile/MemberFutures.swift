@@ -17,8 +17,14 @@ struct MemberFutures {
     private(set) var hasClose: [Bool]
     private let closeRequires: [UInt64]
     private let closeDependencies: [[MemberDependency]]
+    private let closeMinimum: [Int]
     /// Per NFA state: it can reach something always usable (or several closing calls): never left out.
     private(set) var other: [Bool]
+    /// Per NFA state of a member-set rule with counts (else empty): it can reach an undeclared member.
+    private(set) var undeclared: [Bool] = []
+    /// Per NFA state (empty when no rule has counts): the member-set rule with counts it belongs to, or -1.
+    private(set) var counted: [Int32] = []
+    private let countedRules: CountedRules
 
     init(nfa: GrammarNFA) {
         let n = nfa.stateCount
@@ -26,21 +32,31 @@ struct MemberFutures {
         close = [Int32](repeating: -1, count: n)
         closeRequires = nfa.ruleRequires
         closeDependencies = nfa.ruleDependencies
+        closeMinimum = nfa.ruleMinimum
         hasClose = [Bool](repeating: false, count: n)
         other = [Bool](repeating: true, count: n)
+        countedRules = nfa.countedRules
+        if nfa.ruleCounts.contains(where: { $0 != nil }) {
+            undeclared = [Bool](repeating: false, count: n)
+            counted = [Int32](repeating: -1, count: n)
+        }
         // A rule's states are numbered contiguously from its start, in rule order (`RuleFollow.ruleOf`).
         let rules = nfa.ruleStart.count
         for k in 0..<rules where nfa.ruleTracks[k] {
             let lo = Int(nfa.ruleStart[k])
             let hi = k + 1 < rules ? Int(nfa.ruleStart[k + 1]) : n
+            let counts = nfa.ruleCounts[k] != nil
             for s in lo..<hi {
                 other[s] = nfa.isFinal[s]
+                if counts { counted[s] = Int32(k) }
                 guard nfa.usableCall(s) else { continue }
                 let c = Int(nfa.callee[s])
                 if nfa.ruleMemberBit[c] >= 0 {
                     members[s] |= 1 << UInt64(nfa.ruleMemberBit[c])
                 } else if nfa.closes(c) {
                     merge(close: Int32(c), into: s)
+                } else if counts && nfa.ruleCountsUndeclared[c] {
+                    undeclared[s] = true
                 } else {
                     other[s] = true
                 }
@@ -50,19 +66,21 @@ struct MemberFutures {
             while changed {
                 changed = false
                 for s in (lo..<hi).reversed() where nfa.live[s] {
-                    var m = members[s], o = other[s]
+                    var m = members[s], o = other[s], u = counts && undeclared[s]
                     let c = close[s], h = hasClose[s]
                     func take(_ t: Int) {
                         guard nfa.live[t] else { return }
                         m |= members[t]
                         o = o || other[t]
+                        if counts { u = u || undeclared[t] }
                         if hasClose[t] { merge(close: close[t], into: s) }
                     }
                     for e in Int(nfa.epsilonStart[s])..<Int(nfa.epsilonStart[s + 1]) { take(Int(nfa.epsilonTargets[e])) }
                     if nfa.label[s] == GrammarNFA.labelClasses { take(Int(nfa.target[s])) }
-                    if m != members[s] || o != other[s] || c != close[s] || h != hasClose[s] {
+                    if m != members[s] || o != other[s] || c != close[s] || h != hasClose[s] || (counts && u != undeclared[s]) {
                         members[s] = m
                         other[s] = other[s] || o
+                        if counts { undeclared[s] = u }
                         changed = true
                     }
                 }
@@ -80,9 +98,44 @@ struct MemberFutures {
     /// True when NFA state `s` of a member-set rule can still complete once the members `written` are in.
     @inline(__always)
     func canComplete(_ s: Int, written: UInt64) -> Bool {
-        guard !other[s], members[s] & ~written == 0 else { return true }
+        if other[s] { return true }
+        if !counted.isEmpty && counted[s] >= 0 { return countedCanComplete(s, Int(counted[s]), written: written) }
+        if members[s] & ~written != 0 { return true }
+        return closes(s, written: written)
+    }
+
+    /// `canComplete` in a member-set rule with counts: a member not yet written or an undeclared member
+    /// leads on only while the object can still close within its counts once it is written.
+    private func countedCanComplete(_ s: Int, _ k: Int, written: UInt64) -> Bool {
+        var open = members[s] & ~written
+        while open != 0 {
+            if countedRules.canClose(k, after: written | (open & (~open &+ 1))) { return true }
+            open &= open &- 1
+        }
+        if undeclared[s], let after = countedRules.counts[k]!.addingUndeclared(written), countedRules.canClose(k, after: after) {
+            return true
+        }
+        return closes(s, written: written)
+    }
+
+    @inline(__always)
+    private func closes(_ s: Int, written: UInt64) -> Bool {
         guard hasClose[s] else { return false }
         let rule = Int(close[s])
         return MemberDependency.allowed(written: written, requires: closeRequires[rule], dependencies: closeDependencies[rule])
+            && (closeMinimum[rule] == 0 || MemberCounts.towardMinimum(written) >= closeMinimum[rule])
+    }
+}
+
+/// The counts of the member-set rules (`GrammarRule.memberCounts`) with what their usable calls can
+/// write, as `GrammarNFA` found them.
+struct CountedRules {
+    let counts: [MemberCounts?]
+    let writable: [Int]
+    let undeclared: [Bool]
+
+    @inline(__always)
+    func canClose(_ k: Int, after presence: UInt64) -> Bool {
+        counts[k]!.canClose(after: presence, writable: writable[k], undeclared: undeclared[k])
     }
 }

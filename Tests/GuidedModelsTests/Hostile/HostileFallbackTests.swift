@@ -10,8 +10,8 @@ import Testing
 struct HostileFallbackTests {
     static let schema: JSONValue = ["type": "object", "properties": ["a": ["type": "integer"]], "required": ["a"]]
 
-    static func backend(_ server: HostileServer, total: Double = 3) -> ServerBackend {
-        ServerBackend(client: Hostile.client(server, idle: 0.5, total: total), model: "hostile", maximumRetries: 2,
+    static func backend(_ server: HostileServer, idle: Double = 0.5, total: Double = 3) -> ServerBackend {
+        ServerBackend(client: Hostile.client(server, idle: idle, total: total), model: "hostile", maximumRetries: 2,
                       maxTokens: 32)
     }
 
@@ -61,7 +61,9 @@ struct HostileFallbackTests {
             for _ in 0..<80 where c.write(piece) {}
         }
         defer { server.stop() }
-        var backend = Self.backend(server)
+        // Deadlines as generous as the client's own 10 MB case: on a loaded 2-core CI machine moving 1 MiB
+        // through the loopback took longer than 3 s once, and this case is about the size limit alone.
+        var backend = Self.backend(server, idle: 2, total: 10)
         backend.client.limits = ChatLimits(maximumEventBytes: 1 << 20)
         let (e, seconds) = await Self.error(backend)
         #expect(e == .client(.eventTooLarge(limit: 1 << 20)))

@@ -1,0 +1,213 @@
+import Testing
+import GuidedGrammar
+import GuidedMask
+import GuidedSchema
+import GuidedTokenizers
+
+private typealias S = MaskTestSupport
+
+/// `minProperties`, `maxProperties` and a finite `maxUndeclaredProperties` in member sets: the member-set
+/// rule keeps the count of undeclared members beside the declared members' bits (`MemberCounts`), the
+/// closing rule needs `minProperties` members, and a member is offered only while the object can still
+/// close within its counts with it. Such objects take any member order at any size (they used to fall
+/// back to `.anyOrder(maxMembers: 8)` and, past 8 candidates, to declared order). Checked through the
+/// matcher against the validator, with the one documented departure: toward `minProperties` undeclared
+/// members count as one at most (their keys are not tracked, so two might be one key).
+@Suite struct MemberSetCountTests {
+    static let options = JSONSchemaCompileOptions(whitespace: .compact, propertyOrder: .memberSets)
+    static let tokens = ["{", "}", #""a""#, #""b""#, #""c""#, #""x""#, #""y""#, ":", "1", ",", "true", #""a":1"#, "1}"]
+    static let integer = #"{"type":"integer"}"#
+
+    /// The schema compiled; its objects with counts must be member-set rules with counts (not the
+    /// `.anyOrder` fallback, which is exact too at this size and would leave the counts untested).
+    static func compiled(_ schema: String, _ options: JSONSchemaCompileOptions = Self.options) throws -> CompiledGrammar {
+        let g = try JSONSchemaCompiler.compile(text: schema, options: options)
+        #expect(g.rules.contains { $0.tracksMembers && $0.memberCounts != nil }, "no member-set rule with counts")
+        return try S.compiled(g, S.vocabulary(tokens))
+    }
+
+    static func accepts(_ c: CompiledGrammar, _ text: String) -> Bool {
+        var m = GrammarMatcher(c)
+        do { try m.accept(bytes: Array(text.utf8)) } catch { return false }
+        return m.canTerminate
+    }
+
+    static func allowed(_ c: CompiledGrammar, after text: String) throws -> [String] {
+        var m = GrammarMatcher(c)
+        try m.accept(bytes: Array(text.utf8))
+        return try S.allowed(&m).map { $0 < Self.tokens.count ? Self.tokens[$0] : "</s>" }
+    }
+
+    /// Expectations name only plain values: Swift Testing reflects the operands of a failed expectation,
+    /// and reflecting a `CompiledGrammar` traps (it holds non-copyable storage).
+    static func expectAllowed(_ c: CompiledGrammar, after text: String, _ expected: [String],
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let got = try allowed(c, after: text)
+        #expect(got == expected, "after \(text)", sourceLocation: sourceLocation)
+    }
+
+    static func expectAccepts(_ c: CompiledGrammar, _ text: String, _ expected: Bool = true,
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        let got = accepts(c, text)
+        #expect(got == expected, "\(text) should be \(expected ? "accepted" : "rejected")", sourceLocation: sourceLocation)
+    }
+
+    static func member(_ key: String, declared: [String]) -> String {
+        "\"\(key)\":" + (declared.contains(key) ? "1" : "true")
+    }
+
+    /// Every key sequence up to `length` members over the declared and undeclared keys, no undeclared key
+    /// twice: the matcher accepts exactly the objects the validator calls valid that repeat no key and
+    /// that reach `minimum` with undeclared members counted once at most (and, with `undeclaredLimit`,
+    /// have at most that many); and every prefix the matcher takes completes with some key sequence.
+    static func agree(_ schema: String, declared: [String], undeclared: [String], minimum: Int, undeclaredLimit: Int = .max,
+                      options: JSONSchemaCompileOptions = Self.options, length: Int = 4) throws -> (checked: Int, valid: Int) {
+        let c = try compiled(schema, options)
+        let validator = JSONSchemaValidator(schema: try JSONParser.parse(schema))
+        let keys = declared + undeclared
+        let sequences = S.keySequences(keys, upTo: length)
+        let completions = [""] + S.keySequences(keys, upTo: 3).filter { !$0.isEmpty }.map { $0.map { member($0, declared: declared) }.joined(separator: ",") }
+        var checked = 0, valid = 0
+        for s in sequences where undeclared.allSatisfy({ u in s.filter { $0 == u }.count <= 1 }) {
+            let body = s.map { member($0, declared: declared) }.joined(separator: ",")
+            let text = "{" + body + "}"
+            let written = s.filter { declared.contains($0) }, extra = s.count - written.count
+            let parsed = try JSONParser.parse(text)
+            let expected = Set(s).count == s.count && validator.isValid(parsed)
+                && written.count + min(extra, 1) >= minimum && extra <= undeclaredLimit
+            expectAccepts(c, text, expected)
+            if expected { valid += 1 }
+            var m = GrammarMatcher(c)
+            guard (try? m.accept(bytes: Array(("{" + body).utf8))) != nil else { continue }
+            let live = completions.contains { tail in
+                let more = tail.isEmpty ? "}" : (body.isEmpty ? tail : "," + tail) + "}"
+                return accepts(c, "{" + body + more)
+            }
+            #expect(live, "no completion after {\(body)")
+            checked += 1
+        }
+        return (checked, valid)
+    }
+
+    /// A closed object: `a` required, two or three members of a, b, c.
+    @Test func closedObjectAgreesWithTheValidator() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"required":["a"],"minProperties":2,"maxProperties":2,"additionalProperties":false}"#
+        let (checked, valid) = try Self.agree(schema, declared: ["a", "b", "c"], undeclared: [], minimum: 2)
+        // {a,b} and {a,c} in both orders.
+        #expect(valid == 4)
+        #expect(checked > valid)
+    }
+
+    /// Undeclared members count toward `maxProperties` one by one.
+    @Test func openObjectAgreesWithTheValidator() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer)},"minProperties":2,"maxProperties":3,"additionalProperties":{"type":"boolean"}}"#
+        let (checked, valid) = try Self.agree(schema, declared: ["a", "b"], undeclared: ["x", "y"], minimum: 2)
+        // Two members with at least one declared: {a,b}, {a,x}, {a,y}, {b,x}, {b,y} in 2 orders = 10;
+        // three members from a, b, x, y with at least one declared: 4 sets in 6 orders = 24.
+        #expect(valid == 34)
+        #expect(checked > valid)
+    }
+
+    /// Only a minimum, over an open object: `{"x":true,"y":true}` is valid but rejected (the departure).
+    @Test func minimumOnlyCountsUndeclaredMembersOnce() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":2,"additionalProperties":{"type":"boolean"}}"#
+        let (_, valid) = try Self.agree(schema, declared: ["a"], undeclared: ["x", "y"], minimum: 2)
+        // {a,x}, {a,y} in 2 orders; {a,x,y} in 6.
+        #expect(valid == 10)
+        Self.expectAccepts(try Self.compiled(schema), #"{"x":true,"y":true}"#, false)
+    }
+
+    /// Pattern members are undeclared members too; names matching no pattern stay forbidden.
+    @Test func patternMembersCount() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer)},"patternProperties":{"^x":{"type":"boolean"}},"additionalProperties":false,"maxProperties":2}"#
+        let (_, valid) = try Self.agree(schema, declared: ["a"], undeclared: ["x", "y"], minimum: 0)
+        // {}, {a}, {x}, {a,x} in 2 orders.
+        #expect(valid == 5)
+    }
+
+    /// `maxUndeclaredProperties` with declared members in any order.
+    @Test func undeclaredLimitOption() throws {
+        var options = Self.options
+        options.maxUndeclaredProperties = 1
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer)},"additionalProperties":{"type":"boolean"}}"#
+        let (_, valid) = try Self.agree(schema, declared: ["a", "b"], undeclared: ["x", "y"], minimum: 0, undeclaredLimit: 1, options: options)
+        // At most one of x, y beside any subset of a, b, in every order: {} 1, one member 4, {a,b} 2,
+        // one declared and one undeclared 4·2 = 8, {a,b} with x or y 2·6 = 12.
+        #expect(valid == 27)
+    }
+
+    /// The closing brace once `minProperties` is met, a separator only while another member can still
+    /// be written within `maxProperties`.
+    @Test func masksFollowTheCounts() throws {
+        let closed = try Self.compiled(#"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"required":["a"],"minProperties":2,"maxProperties":2,"additionalProperties":false}"#)
+        try Self.expectAllowed(closed, after: "{", [#""a""#, #""b""#, #""c""#, #""a":1"#])
+        try Self.expectAllowed(closed, after: #"{"a":1"#, ["1", ","])
+        try Self.expectAllowed(closed, after: #"{"a":1,"#, [#""b""#, #""c""#])
+        try Self.expectAllowed(closed, after: #"{"b":1,"#, [#""a""#, #""a":1"#])
+        try Self.expectAllowed(closed, after: #"{"a":1,"b":1"#, ["}", "1", "1}"])
+        let open = try Self.compiled(#"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":1,"maxProperties":2,"additionalProperties":{"type":"boolean"}}"#)
+        try Self.expectAllowed(open, after: "{", [#""a""#, #""b""#, #""c""#, #""x""#, #""y""#, #""a":1"#])
+        try Self.expectAllowed(open, after: #"{"x":true"#, ["}", ","])
+        try Self.expectAllowed(open, after: #"{"x":true,"y":true"#, ["}"])
+        try Self.expectAllowed(open, after: #"{"x":true,"a":1"#, ["}", "1", "1}"])
+    }
+
+    /// Alternatives that are objects are joined into one member-set rule (`joiningMemberSets`), but an
+    /// object with counts stays a rule of its own: joined, `{"a":1,"b":1}` would pass as the first
+    /// alternative's members without its `maxProperties`.
+    @Test func objectsWithCountsAreNotJoined() throws {
+        let schema = #"{"anyOf":[{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer)},"maxProperties":1,"additionalProperties":false},{"type":"object","properties":{"c":\#(Self.integer)},"additionalProperties":false}]}"#
+        let c = try Self.compiled(schema)
+        for text in ["{}", #"{"a":1}"#, #"{"b":1}"#, #"{"c":1}"#] { Self.expectAccepts(c, text) }
+        for text in [#"{"a":1,"b":1}"#, #"{"b":1,"a":1}"#, #"{"a":1,"c":1}"#] { Self.expectAccepts(c, text, false) }
+    }
+
+    /// Twelve declared members, `maxProperties` 12 (it used to fall back to declared order here):
+    /// written in reverse order, and a thirteenth member refused.
+    @Test func manyMembersInAnyOrder() throws {
+        let names = (0..<12).map { "m\($0)" }
+        let properties = names.map { "\"\($0)\":{\"type\":\"integer\"}" }.joined(separator: ",")
+        let schema = #"{"type":"object","properties":{\#(properties)},"minProperties":12,"maxProperties":12}"#
+        let c = try Self.compiled(schema)
+        let reversed = "{" + names.reversed().map { "\"\($0)\":1" }.joined(separator: ",") + "}"
+        Self.expectAccepts(c, reversed)
+        Self.expectAccepts(c, "{" + names.dropFirst().map { "\"\($0)\":1" }.joined(separator: ",") + "}", false)
+        let eleven = names.dropFirst().map { "\"\($0)\":1" }.joined(separator: ",")
+        Self.expectAccepts(c, "{" + eleven + #","x":true}"#)
+        Self.expectAccepts(c, "{" + eleven + #","x":true,"m0":1}"#, false)
+    }
+
+    /// Counts no set of writable members meets empty the object: required members beyond the maximum,
+    /// a minimum beyond the members that can be written (undeclared ones counting once).
+    @Test func impossibleCountsEmptyTheObject() throws {
+        let tooMany = #"{"type":"object","properties":{"a":{},"b":{},"c":{}},"required":["a","b","c"],"maxProperties":2}"#
+        #expect(throws: GrammarCompileError.emptyLanguage) { _ = try Self.compiled(tooMany) }
+        let tooFew = #"{"type":"object","properties":{"a":{}},"patternProperties":{"^x":{}},"additionalProperties":false,"minProperties":3}"#
+        #expect(throws: GrammarCompileError.emptyLanguage) { _ = try Self.compiled(tooFew) }
+        // Inside an optional member, such an object makes that member unwritable instead.
+        let holder = try Self.compiled(#"{"type":"object","properties":{"t":\#(tooFew),"a":\#(Self.integer)}}"#)
+        Self.expectAccepts(holder, #"{"a":1}"#)
+        var m = GrammarMatcher(holder)
+        #expect(throws: MatcherError.self) { try m.accept(bytes: Array(#"{"t""#.utf8)) }
+    }
+
+    /// Exported as a grammar language (declared order), an object with counts writes the members it
+    /// must have: the required ones, then the first others until `minProperties`; nothing more under
+    /// `maxProperties`. A subset of the language, reported as rewritten.
+    @Test func exportWritesTheMembersTheCountsNeed() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"minProperties":2,"maxProperties":3,"additionalProperties":false}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        let exported = try g.exported(as: .gbnf)
+        #expect(exported.declaredOrderRules.count == 1)
+        let recognizer = try ReferenceRecognizer(try GBNFParser.parse(exported.text))
+        for text in [#"{"a":1,"b":1}"#] { #expect(recognizer.accepts(text), "\(text)") }
+        for text in ["{}", #"{"a":1}"#, #"{"b":1,"a":1}"#, #"{"a":1,"b":1,"c":1}"#] { #expect(!recognizer.accepts(text), "\(text)") }
+        // Without a maximum the other members stay optional; one short of the minimum, one undeclared
+        // member is required.
+        let open = #"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":2,"additionalProperties":{"type":"boolean"}}"#
+        let e2 = try JSONSchemaCompiler.compile(text: open, options: Self.options).exported(as: .gbnf)
+        let r2 = try ReferenceRecognizer(try GBNFParser.parse(e2.text))
+        for text in [#"{"a":1,"x":true}"#, #"{"a":1,"x":true,"y":false}"#] { #expect(r2.accepts(text), "\(text)") }
+        for text in ["{}", #"{"a":1}"#, #"{"x":true,"y":true}"#] { #expect(!r2.accepts(text), "\(text)") }
+    }
+}
