@@ -290,8 +290,12 @@ extension SchemaLowering {
                 undeclaredLimit = options.maxUndeclaredProperties
             }
         }
+        // Undeclared names that `propertyNames` restricts by string keywords: their automaton, met with the
+        // name automaton of the undeclared members (nil: names not restricted that way).
+        var nameLanguage: ByteDFA? = nil
         if undeclaredLimit > 0, !f.propertyNames.isEmpty {
-            // Names must satisfy propertyNames: exact when it lists the names, or does not restrict strings.
+            // Names must satisfy propertyNames: listed by enum/const, or a string language (pattern,
+            // length, format and their negations) intersected into the names' automaton.
             var listed: [String]? = nil
             for pn in f.propertyNames {
                 let (flat, facts) = try analyze([Conjunct(node: pn, full: true)])
@@ -304,9 +308,17 @@ extension SchemaLowering {
                 let unrestricted = flat.groups.isEmpty && facts.minLength == 0 && facts.maxLength == nil && facts.patterns.isEmpty
                     && facts.formats.isEmpty && !facts.excluded.contains(where: { $0.stringValue != nil })
                     && facts.negated.isEmpty && facts.negatedPatterns.isEmpty && facts.negatedFormats.isEmpty
-                if !unrestricted {
+                if unrestricted { continue }
+                guard let d = try stringContentDFA(flat, facts, pointer: f.objectPointer + "/propertyNames") else {
                     throw JSONSchemaCompileError(.notExact, keyword: "propertyNames", pointer: f.objectPointer,
-                                                 detail: "undeclared names can be restricted only by enum/const")
+                                                 detail: "undeclared names can be restricted only by enum/const or by string keywords (pattern, length, format)")
+                }
+                if let known = nameLanguage {
+                    do { nameLanguage = try known.intersection(d, limits: automatonLimits) } catch {
+                        throw JSONSchemaCompileError(.tooComplex, keyword: "propertyNames", pointer: f.objectPointer, detail: error.description)
+                    }
+                } else {
+                    nameLanguage = d
                 }
             }
             if let l = listed {
@@ -323,7 +335,8 @@ extension SchemaLowering {
         }
         var undeclaredMember: GrammarExpr = .nothing
         if undeclaredLimit > 0 {
-            undeclaredMember = try undeclaredMembers(f, excluding: names + extraKeys, defaultAllowed: undeclaredDefaultAllowed)
+            undeclaredMember = try undeclaredMembers(f, excluding: names + extraKeys, defaultAllowed: undeclaredDefaultAllowed,
+                                                     nameLanguage: nameLanguage)
         } else if !parts.allSatisfy({ $0.patterns.isEmpty }), f.propertyNames.isEmpty {
             // additionalProperties: false (or the forbid option) still admits names matching patterns.
             undeclaredMember = try undeclaredMembers(f, excluding: names, defaultAllowed: false)
@@ -494,10 +507,11 @@ extension SchemaLowering {
 
     /// One undeclared member: its name is none of `excluding`; the name space is split by which
     /// `patternProperties` patterns match, each region with the conjunction of the schemas that apply.
-    mutating func undeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
-        let key = UndeclaredKey(f, names: names, defaultAllowed: defaultAllowed)
+    mutating func undeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool,
+                                    nameLanguage: ByteDFA? = nil) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let key = UndeclaredKey(f, names: names, defaultAllowed: defaultAllowed, restricted: nameLanguage != nil)
         if let known = undeclaredExprs[key] { return known }
-        let e = try makeUndeclaredMembers(f, excluding: names, defaultAllowed: defaultAllowed)
+        let e = try makeUndeclaredMembers(f, excluding: names, defaultAllowed: defaultAllowed, nameLanguage: nameLanguage)
         undeclaredExprs[key] = e
         return e
     }
@@ -509,11 +523,12 @@ extension SchemaLowering {
     /// Patterns up to which, past that product's limit, each region gets an automaton of its own.
     static let maxRegionPatterns = 4
 
-    private mutating func makeUndeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
+    private mutating func makeUndeclaredMembers(_ f: SchemaFacts, excluding names: [String], defaultAllowed: Bool,
+                                                nameLanguage: ByteDFA?) throws(JSONSchemaCompileError) -> GrammarExpr {
         var patterns: [String] = []
         var pointerOf: [String: String] = [:]
         for p in f.objectParts { for pat in p.patterns where !patterns.contains(pat.source) { patterns.append(pat.source); pointerOf[pat.source] = p.pointer } }
-        if patterns.isEmpty {
+        if patterns.isEmpty && nameLanguage == nil {
             let nodes = f.objectParts.compactMap(\.additional)
             let value = try elementExpr(nodes)
             return .seq([.literal("\""), notIn(names), .literal("\""), colon, value])
@@ -522,7 +537,9 @@ extension SchemaLowering {
             throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: f.objectPointer,
                                          detail: "more than \(Self.maxNamePatterns) name patterns combined")
         }
-        let universe = try anyContentDFA()
+        // Every name, or those `propertyNames` allows (its automaton reads content only: no other bytes).
+        let universe: ByteDFA
+        if let l = nameLanguage { universe = l } else { universe = try anyContentDFA() }
         var dfas: [ByteDFA] = []
         for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
         let namesDFA = try automaton(.alt(names.map { .bytes(JSONText.encodeContent($0)) }), keyword: "properties", pointer: f.objectPointer)
@@ -615,9 +632,12 @@ struct UndeclaredKey: Hashable {
     var parts: [Part]
     var defaultAllowed: Bool
     var objectPointer: String
+    /// The names are restricted by `propertyNames` (its locations, in `propertyNames`).
+    var propertyNames: [Int]
 
-    init(_ f: SchemaFacts, names: [String], defaultAllowed: Bool) {
+    init(_ f: SchemaFacts, names: [String], defaultAllowed: Bool, restricted: Bool) {
         self.names = names
+        propertyNames = restricted ? f.propertyNames : []
         parts = f.objectParts.map { Part(patterns: $0.patterns.map(\.source), patternNodes: $0.patterns.map(\.node),
                                          additional: $0.additional, pointer: $0.pointer) }
         self.defaultAllowed = defaultAllowed

@@ -181,6 +181,15 @@ extension SchemaLowering {
         let key = IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
                                   negatedFormats: f.negatedFormats.map(\.name), excluded: excluded)
         if let e = intersections[key] { return e }
+        let dfa = try contentIntersection(parts, f)
+        let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
+        intersections[key] = e
+        return e
+    }
+
+    /// The automaton of `intersectContents`' language (without the closing quote).
+    mutating func contentIntersection(_ parts: [ContentPart], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> ByteDFA {
+        let excluded = f.excluded.compactMap(\.stringValue)
         var dfa = try contentDFA(parts[0])
         for p in parts.dropFirst() {
             let d = try contentDFA(p)
@@ -208,9 +217,30 @@ extension SchemaLowering {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: error.description)
             }
         }
-        let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
-        intersections[key] = e
-        return e
+        return dfa
+    }
+
+    /// The content automaton of every string `f` admits, from the keywords that constrain strings alone
+    /// (`pattern`, `format`, `minLength`/`maxLength`, and their exact negations and excluded strings);
+    /// nil where something else constrains strings too (a general `not`, an unresolved `anyOf`/`oneOf`)
+    /// or where `enum`/`const` lists them (the caller lists those strings instead).
+    /// For names (`propertyNames`), where the content is matched as the key's automaton.
+    mutating func stringContentDFA(_ flat: Flattened, _ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA? {
+        guard flat.groups.isEmpty, f.negated.isEmpty, f.enumValues == nil else { return nil }
+        if !f.types.contains(.string) || flat.unsatisfiable || f.unsatisfiable { return ByteDFA.emptyLanguage }
+        if let mx = f.maxLength, mx < f.minLength { return ByteDFA.emptyLanguage }
+        var parts: [ContentPart] = []
+        for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
+        for fm in f.formats {
+            guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
+            parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
+        }
+        if f.minLength > 0 || f.maxLength != nil {
+            parts.append(ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
+                                     f.maxLength != nil ? "maxLength" : "minLength", pointer))
+        }
+        parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "type", pointer))
+        return try contentIntersection(parts, f)
     }
 
     /// The automaton of one content part (cached: formats and length bounds recur across a schema).
