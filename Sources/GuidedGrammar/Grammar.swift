@@ -156,9 +156,14 @@ public struct MemberCounts: Hashable, Sendable {
     /// The required members' bits (the closing rule requires them too): an object that must still write
     /// them has fewer members to spare.
     public var required: UInt64
+    /// The object's dependencies (the closing rule checks them too): a written member brings the members
+    /// it depends on into what the object must have. The lowering keeps counts beside dependencies only
+    /// where no two members depend on each other (see `canClose`).
+    public var dependencies: [MemberDependency]
 
-    public init(minimum: Int, maximum: Int?, undeclaredLimit: Int?, required: UInt64) {
+    public init(minimum: Int, maximum: Int?, undeclaredLimit: Int?, required: UInt64, dependencies: [MemberDependency] = []) {
         self.minimum = minimum; self.maximum = maximum; self.undeclaredLimit = undeclaredLimit; self.required = required
+        self.dependencies = dependencies
     }
 
     public static let undeclaredShift: UInt64 = 56
@@ -189,13 +194,25 @@ public struct MemberCounts: Hashable, Sendable {
 
     /// Whether an object with the members `presence` written can still close within the counts, when
     /// `writable` declared members can be written in all (those written included) and undeclared ones
-    /// can be too (`undeclared`). Without dependencies any declared member not yet written can be, so
-    /// the object can end with any number of declared members from those it must have (written and
-    /// required) to `writable`, and with one more undeclared member where none is written yet.
+    /// can be too (`undeclared`). The object must have the members written, the required ones and,
+    /// transitively, what those depend on; it can end with any number of declared members from those to
+    /// `writable`, and with one more undeclared member where none is written yet. Any number: with no
+    /// two members depending on each other, the members still free can be added one at a time, each
+    /// after those it depends on, every set on the way meeting the dependencies (and the writable
+    /// members meet them as a whole, `GrammarNFA.dropUnwritableClosings`).
     public func canClose(after presence: UInt64, writable: Int, undeclared: Bool) -> Bool {
         let u = Self.undeclared(presence)
         if let l = undeclaredLimit, u > l { return false }
-        let must = (presence & Self.declaredBits | required).nonzeroBitCount
+        var needed = presence & Self.declaredBits | required
+        var grew = !dependencies.isEmpty
+        while grew {
+            grew = false
+            for d in dependencies where needed & d.trigger != 0 && needed & d.requires != d.requires {
+                needed |= d.requires
+                grew = true
+            }
+        }
+        let must = needed.nonzeroBitCount
         for extra in 0...(undeclared && u == 0 && (undeclaredLimit ?? 1) >= 1 ? 1 : 0) {
             let low = Swift.max(must, minimum - Swift.min(u + extra, 1))
             let high = Swift.min(writable, (maximum ?? .max) - u - extra)

@@ -37,6 +37,12 @@ import GuidedSchema
         SchemaCase(schema: #"{"type":"object","allOf":[{"propertyNames":{"minLength":2}},{"propertyNames":{"pattern":"^[ab]*$","not":{"const":"ab"}}}]}"#,
                    accept: [#"{"aa":1}"#, #"{"ba":1,"bbb":2}"#],
                    reject: [#"{"a":1}"#, #"{"ab":1}"#, #"{"ac":1}"#]),
+        // `anyOf` of listed names and `not: {}` (JSON Schema Store's hook names), and `oneOf`: exactly one
+        // branch, so a name both branches take is refused.
+        SchemaCase(schema: #"{"type":"object","propertyNames":{"anyOf":[{"type":"string","enum":["Stop","Start"]},{"not":{}}]}}"#,
+                   accept: [#"{"Stop":1}"#, #"{"Start":1,"Stop":2}"#], reject: [#"{"stop":1}"#, #"{"Stopped":1}"#]),
+        SchemaCase(schema: #"{"type":"object","propertyNames":{"oneOf":[{"pattern":"^a"},{"maxLength":1}]}}"#,
+                   accept: [#"{"ab":1}"#, #"{"b":1}"#, #"{"":1}"#], reject: [#"{"a":1}"#, #"{"bc":1}"#]),
         // Names no string satisfies: only the empty object.
         SchemaCase(schema: #"{"type":"object","propertyNames":{"minLength":3,"maxLength":2}}"#,
                    accept: [#"{}"#], reject: [#"{"a":1}"#, #"{"abc":1}"#]),

@@ -152,6 +152,41 @@ private typealias S = MaskTestSupport
         try Self.expectAllowed(open, after: #"{"x":true,"a":1"#, ["}", "1", "1}"])
     }
 
+    /// Counts beside dependencies: a written member brings those it depends on into what the object
+    /// must have, so under `maxProperties: 2` a member whose dependency would make three is not offered.
+    @Test func countsWithDependencies() throws {
+        let closed = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"dependentRequired":{"a":["b"]},"minProperties":2,"maxProperties":2,"additionalProperties":false}"#
+        let (_, valid) = try Self.agree(closed, declared: ["a", "b", "c"], undeclared: [], minimum: 2)
+        // {a,b} and {b,c} in both orders ({a,c} would need b too).
+        #expect(valid == 4)
+        let c = try Self.compiled(closed)
+        try Self.expectAllowed(c, after: #"{"a":1,"#, [#""b""#])
+        try Self.expectAllowed(c, after: #"{"c":1,"#, [#""b""#])
+        try Self.expectAllowed(c, after: #"{"b":1,"#, [#""a""#, #""c""#, #""a":1"#])
+        let open = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer)},"dependentRequired":{"a":["b"]},"maxProperties":2,"additionalProperties":{"type":"boolean"}}"#
+        let (_, openValid) = try Self.agree(open, declared: ["a", "b"], undeclared: ["x", "y"], minimum: 0)
+        // {} 1; {b}, {x}, {y} 3; {a,b} 2, {b,x} 2, {b,y} 2, {x,y} 2.
+        #expect(openValid == 12)
+        // Through a chain: `a` needs `b`, which needs `c`, so `a` would make three and is never offered
+        // (offered, it was a dead end two members later).
+        let chain = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"dependentRequired":{"a":["b"],"b":["c"]},"maxProperties":2,"additionalProperties":false}"#
+        let (_, chainValid) = try Self.agree(chain, declared: ["a", "b", "c"], undeclared: [], minimum: 0)
+        // {}, {c}, {b,c} in both orders.
+        #expect(chainValid == 4)
+        try Self.expectAllowed(try Self.compiled(chain), after: "{", ["}", #""b""#, #""c""#])
+    }
+
+    /// Members that depend on each other can only come together, so not every count is reachable and
+    /// such an object keeps `.anyOrder` (exact at this size) instead of counts in member sets.
+    @Test func mutualDependenciesKeepAnyOrder() throws {
+        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"dependentRequired":{"a":["b"],"b":["a"]},"maxProperties":2,"additionalProperties":false}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        #expect(!g.rules.contains { $0.memberCounts != nil })
+        let c = try S.compiled(g, S.vocabulary(Self.tokens))
+        for text in ["{}", #"{"c":1}"#, #"{"b":1,"a":1}"#] { Self.expectAccepts(c, text) }
+        for text in [#"{"a":1}"#, #"{"a":1,"b":1,"c":1}"#, #"{"a":1,"c":1}"#] { Self.expectAccepts(c, text, false) }
+    }
+
     /// Alternatives that are objects are joined into one member-set rule (`joiningMemberSets`), but an
     /// object with counts stays a rule of its own: joined, `{"a":1,"b":1}` would pass as the first
     /// alternative's members without its `maxProperties`.

@@ -133,8 +133,9 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// bit, and the mask engine's automaton remembers which were written (its states are built as
         /// matchers reach them), so the grammar stays linear in the number of members; `dependentRequired`,
         /// `min/maxProperties` and a finite `maxUndeclaredProperties` are exact too (the automaton also
-        /// counts undeclared members). Objects with both counts and dependencies, or with counts over
-        /// more than 56 candidates or bounds above 200, use `.anyOrder(maxMembers: 8)` instead. Only the mask
+        /// counts undeclared members). Objects with counts whose dependencies form a cycle, or with
+        /// counts over more than 56 candidates or bounds above 200, use `.anyOrder(maxMembers: 8)`
+        /// instead. Only the mask
         /// engine (`CompiledGrammar`) enforces such grammars; `ReferenceRecognizer` refuses them.
         case memberSets
 

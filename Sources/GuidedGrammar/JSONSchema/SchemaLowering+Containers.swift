@@ -309,9 +309,9 @@ extension SchemaLowering {
                     && facts.formats.isEmpty && !facts.excluded.contains(where: { $0.stringValue != nil })
                     && facts.negated.isEmpty && facts.negatedPatterns.isEmpty && facts.negatedFormats.isEmpty
                 if unrestricted { continue }
-                guard let d = try stringContentDFA(flat, facts, pointer: f.objectPointer + "/propertyNames") else {
+                guard let d = try stringLanguage([Conjunct(node: pn, full: true)], pointer: f.objectPointer + "/propertyNames") else {
                     throw JSONSchemaCompileError(.notExact, keyword: "propertyNames", pointer: f.objectPointer,
-                                                 detail: "undeclared names can be restricted only by enum/const or by string keywords (pattern, length, format)")
+                                                 detail: "undeclared names can be restricted only by enum/const, string keywords (pattern, length, format) and anyOf/oneOf of those")
                 }
                 if let known = nameLanguage {
                     do { nameLanguage = try known.intersection(d, limits: automatonLimits) } catch {

@@ -53,7 +53,7 @@ extension SchemaLowering {
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
     /// what it does not track: more than 64 candidates, and counts (`minProperties`, `maxProperties`, a
-    /// finite limit on undeclared members) beside dependencies, past 56 candidates or past
+    /// finite limit on undeclared members) beside a cycle of dependencies, past 56 candidates or past
     /// `MemberCounts.largestBound`.
     /// Dependencies are kept as conditions of the closing rule: they never make a dead end,
     /// because every member a written one depends on is a candidate still to be written (a member that
@@ -70,9 +70,9 @@ extension SchemaLowering {
         var undeclaredLimit = o.undeclaredMember.isNothing || o.undeclaredLimit == Int.max ? nil : o.undeclaredLimit
         if let l = undeclaredLimit, let m = o.maxProperties, l >= m { undeclaredLimit = nil }   // the maximum rules
         if o.minProperties > 0 || o.maxProperties != nil || undeclaredLimit != nil {
-            guard o.dependencies.isEmpty, (o.maxProperties ?? 0) <= MemberCounts.largestBound,
-                  (undeclaredLimit ?? 0) <= MemberCounts.largestBound,
-                  o.members.filter({ !$0.forbidden }).count <= MemberCounts.maximumDeclared else { return nil }
+            guard o.members.filter({ !$0.forbidden }).count <= MemberCounts.maximumDeclared,
+                  (o.maxProperties ?? 0) <= MemberCounts.largestBound, (undeclaredLimit ?? 0) <= MemberCounts.largestBound,
+                  !Self.dependsMutually(o) else { return nil }
             counts = .init(minimum: o.minProperties, maximum: o.maxProperties, undeclaredLimit: undeclaredLimit)
         }
         // A member that depends on one that can never be written can never be written either.
@@ -132,7 +132,8 @@ extension SchemaLowering {
                 MemberDependency(trigger: 1 << UInt64(bitOf[d.trigger]!), requires: d.requires.reduce(0) { $0 | 1 << UInt64(bitOf[$1]!) })
             }
             if let c = s.counts {
-                memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit, required: required)
+                memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit,
+                                            required: required, dependencies: dependencies)
             }
             let close = closeRule(CloseKey(required: required, dependencies: dependencies, minimum: s.counts?.minimum ?? 0))
             let member = GrammarExpr.alt(choice)
@@ -146,6 +147,35 @@ extension SchemaLowering {
         memberSetRules[shapes] = object
         if !counted { memberSetShapes[object.index] = shapes }
         return object
+    }
+
+    /// Whether two writable members of `o` depend on each other (directly or through others): a cycle of
+    /// dependencies, whose members can only come together, so not every number of members is reachable
+    /// and `MemberCounts.canClose` would not be exact.
+    static func dependsMutually(_ o: AnyOrderObject) -> Bool {
+        // Members that may be written, numbered compactly (at most `MemberCounts.maximumDeclared`: the
+        // caller checks first).
+        var index: [Int: Int] = [:]
+        for (i, m) in o.members.enumerated() where !m.forbidden { index[i] = index.count }
+        var reach = [UInt64](repeating: 0, count: index.count)
+        for d in o.dependencies {
+            guard let a = index[d.a], let b = index[d.b] else { continue }
+            reach[a] |= 1 << UInt64(b)
+        }
+        var grew = true
+        while grew {
+            grew = false
+            for i in reach.indices where reach[i] != 0 {
+                var r = reach[i], rest = reach[i]
+                while rest != 0 {
+                    let j = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    r |= reach[j]
+                }
+                if r != reach[i] { reach[i] = r; grew = true }
+            }
+        }
+        return reach.indices.contains { reach[$0] & (1 << UInt64($0)) != 0 }
     }
 
     /// The undeclared member of an object with counts as a call the member-set rule counts

@@ -220,14 +220,29 @@ extension SchemaLowering {
         return dfa
     }
 
-    /// The content automaton of every string `f` admits, from the keywords that constrain strings alone
-    /// (`pattern`, `format`, `minLength`/`maxLength`, and their exact negations and excluded strings);
-    /// nil where something else constrains strings too (a general `not`, an unresolved `anyOf`/`oneOf`)
-    /// or where `enum`/`const` lists them (the caller lists those strings instead).
-    /// For names (`propertyNames`), where the content is matched as the key's automaton.
-    mutating func stringContentDFA(_ flat: Flattened, _ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA? {
-        guard flat.groups.isEmpty, f.negated.isEmpty, f.enumValues == nil else { return nil }
+    /// The content automaton of the strings a conjunction admits (for names: `propertyNames`), from the
+    /// keywords that constrain strings alone (`pattern`, `format`, `minLength`/`maxLength`, their exact
+    /// negations and excluded strings), listed strings (`enum`/`const`, each decided by the checker), and
+    /// `anyOf`/`oneOf` of such schemas (union; exactly one branch). Nil where something else constrains
+    /// strings (a general `not`, a listed string the checker cannot decide) or past a nesting depth of 4.
+    mutating func stringLanguage(_ conjuncts: [Conjunct], pointer: String, depth: Int = 0) throws(JSONSchemaCompileError) -> ByteDFA? {
+        guard depth < 4 else { return nil }
+        let (flat, f) = try analyze(SchemaLowering.normalize(conjuncts))
         if !f.types.contains(.string) || flat.unsatisfiable || f.unsatisfiable { return ByteDFA.emptyLanguage }
+        guard f.negated.isEmpty else { return nil }
+        var dfa: ByteDFA
+        if let e = f.enumValues {
+            var strings: [String] = []
+            for case .string(let v) in e {
+                switch check(.string(v), conjuncts, depth: 0) {
+                case .valid: strings.append(v)
+                case .invalid: continue
+                case .unknown: return nil
+                }
+            }
+            // Decided in full by the checker: the groups below are already taken into account.
+            return try automaton(.alt(strings.map { .bytes(JSONText.encodeContent($0)) }), keyword: "enum", pointer: pointer)
+        }
         if let mx = f.maxLength, mx < f.minLength { return ByteDFA.emptyLanguage }
         var parts: [ContentPart] = []
         for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
@@ -240,7 +255,28 @@ extension SchemaLowering {
                                      f.maxLength != nil ? "maxLength" : "minLength", pointer))
         }
         parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "type", pointer))
-        return try contentIntersection(parts, f)
+        dfa = try contentIntersection(parts, f)
+        for g in flat.groups {
+            var branches: [ByteDFA] = []
+            for a in g.alternatives {
+                guard let b = try stringLanguage(a, pointer: pointer, depth: depth + 1) else { return nil }
+                branches.append(b)
+            }
+            do {
+                var union = ByteDFA.emptyLanguage
+                for b in branches { union = try union.union(b, limits: automatonLimits) }
+                if g.oneOf {
+                    // Exactly one branch: the union less every string two branches share.
+                    for i in branches.indices { for j in branches.indices where j > i {
+                        union = try union.subtracting(try branches[i].intersection(branches[j], limits: automatonLimits), limits: automatonLimits)
+                    } }
+                }
+                dfa = try dfa.intersection(union, limits: automatonLimits)
+            } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: g.oneOf ? "oneOf" : "anyOf", pointer: pointer, detail: error.description)
+            }
+        }
+        return dfa
     }
 
     /// The automaton of one content part (cached: formats and length bounds recur across a schema).
