@@ -226,23 +226,30 @@ private typealias S = MaskTestSupport
         #expect(throws: MatcherError.self) { try m.accept(bytes: Array(#"{"t""#.utf8)) }
     }
 
-    /// Exported as a grammar language (declared order), an object with counts writes the members it
-    /// must have: the required ones, then the first others until `minProperties`; nothing more under
-    /// `maxProperties`. A subset of the language, reported as rewritten.
-    @Test func exportWritesTheMembersTheCountsNeed() throws {
-        let schema = #"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"minProperties":2,"maxProperties":3,"additionalProperties":false}"#
-        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
-        let exported = try g.exported(as: .gbnf)
-        #expect(exported.declaredOrderRules.count == 1)
-        let recognizer = try ReferenceRecognizer(try GBNFParser.parse(exported.text))
-        for text in [#"{"a":1,"b":1}"#] { #expect(recognizer.accepts(text), "\(text)") }
-        for text in ["{}", #"{"a":1}"#, #"{"b":1,"a":1}"#, #"{"a":1,"b":1,"c":1}"#] { #expect(!recognizer.accepts(text), "\(text)") }
-        // Without a maximum the other members stay optional; one short of the minimum, one undeclared
-        // member is required.
-        let open = #"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":2,"additionalProperties":{"type":"boolean"}}"#
-        let e2 = try JSONSchemaCompiler.compile(text: open, options: Self.options).exported(as: .gbnf)
-        let r2 = try ReferenceRecognizer(try GBNFParser.parse(e2.text))
-        for text in [#"{"a":1,"x":true}"#, #"{"a":1,"x":true,"y":false}"#] { #expect(r2.accepts(text), "\(text)") }
-        for text in ["{}", #"{"a":1}"#, #"{"x":true,"y":true}"#] { #expect(!r2.accepts(text), "\(text)") }
+    /// Exported as a grammar language (declared order), an object with counts is counted as it is
+    /// written (a chain over members and counts): exact in that order, reported as rewritten.
+    @Test func exportCountsInDeclaredOrder() throws {
+        func recognizer(_ schema: String) throws -> ReferenceRecognizer {
+            let exported = try JSONSchemaCompiler.compile(text: schema, options: Self.options).exported(as: .gbnf)
+            #expect(exported.declaredOrderRules.count == 1)
+            return try ReferenceRecognizer(try GBNFParser.parse(exported.text))
+        }
+        let closed = try recognizer(#"{"type":"object","properties":{"a":\#(Self.integer),"b":\#(Self.integer),"c":\#(Self.integer)},"minProperties":2,"maxProperties":2,"additionalProperties":false}"#)
+        for text in [#"{"a":1,"b":1}"#, #"{"a":1,"c":1}"#, #"{"b":1,"c":1}"#] { #expect(closed.accepts(text), "\(text)") }
+        for text in ["{}", #"{"a":1}"#, #"{"b":1,"a":1}"#, #"{"a":1,"b":1,"c":1}"#] { #expect(!closed.accepts(text), "\(text)") }
+        // One short of the minimum, an undeclared member completes it (counting once).
+        let open = try recognizer(#"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":2,"additionalProperties":{"type":"boolean"}}"#)
+        for text in [#"{"a":1,"x":true}"#, #"{"a":1,"x":true,"y":false}"#] { #expect(open.accepts(text), "\(text)") }
+        for text in ["{}", #"{"a":1}"#, #"{"x":true,"y":true}"#, #"{"x":true,"a":1}"#] { #expect(!open.accepts(text), "\(text)") }
+        // Undeclared members count one by one toward the maximum.
+        let bounded = try recognizer(#"{"type":"object","properties":{"a":\#(Self.integer)},"maxProperties":2,"additionalProperties":{"type":"boolean"}}"#)
+        for text in ["{}", #"{"a":1,"x":true}"#, #"{"x":true,"y":true}"#] { #expect(bounded.accepts(text), "\(text)") }
+        for text in [#"{"a":1,"x":true,"y":true}"#, #"{"x":true,"y":true,"z":true}"#] { #expect(!bounded.accepts(text), "\(text)") }
+        // Too many counts for a chain: the members the object must have, in declared order.
+        let names = (0..<50).map { "m\($0)" }
+        let properties = names.map { "\"\($0)\":{\"type\":\"integer\"}" }.joined(separator: ",")
+        let large = try recognizer(#"{"type":"object","properties":{\#(properties)},"minProperties":2,"maxProperties":100}"#)
+        #expect(large.accepts(#"{"m0":1,"m1":1}"#))
+        for text in [#"{"m0":1}"#, #"{"m0":1,"m2":1}"#, #"{"m0":1,"m1":1,"m2":1}"#] { #expect(!large.accepts(text), "\(text)") }
     }
 }

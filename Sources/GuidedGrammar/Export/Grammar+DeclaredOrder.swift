@@ -70,12 +70,19 @@ extension Grammar {
                 throw shapeError()
             }
         }
-        if let counts = rules[id.index].memberCounts {
-            for i in shapes.indices { try Self.fixCounts(counts, of: &shapes[i], rule: name) }
-        }
+        let counts = rules[id.index].memberCounts
         var bodies: [GrammarExpr] = []
         var narrows = false
-        for (s, shape) in shapes.enumerated() {
+        for (s, original) in shapes.enumerated() {
+            var shape = original
+            if let counts {
+                if let counted = countedMembers(shape, counts, name: "\(name)/\(s)") {
+                    narrows = narrows || shape.leftOut || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
+                    bodies.append(counted)
+                    continue
+                }
+                try Self.fixCounts(counts, of: &shape, rule: name)
+            }
             narrows = narrows || shape.leftOut || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
             var body: [GrammarExpr] = []
             if shape.emptyAllowed { body.append(.rule(shape.close)) }
@@ -129,9 +136,62 @@ extension Grammar {
         }
     }
 
-    /// One fixed order does not count members either: an object with counts (`memberCounts`) writes
-    /// the members it must have (the required ones, then the first others in declared order until
-    /// `minProperties` is met), each required; with `maxProperties` nothing else, with a limit on
+    /// An object with counts (`memberCounts`) in declared order, counted as it is written: a chain of
+    /// rules over (next declared member, declared members written), then over the undeclared members
+    /// written, so `minProperties`, `maxProperties` and the undeclared limit hold exactly in that order
+    /// (undeclared members counting one at most toward `minProperties`, as in the member-set rule). Its
+    /// states are made as the chain reaches them; nil when there could be more than
+    /// `maximumCountedStates` (then `fixCounts`).
+    private mutating func countedMembers(_ shape: Shape, _ counts: MemberCounts, name: String) -> GrammarExpr? {
+        struct State: Hashable { var i: Int; var c: Int; var k: Int }
+        let n = shape.members.count
+        let most = counts.maximum ?? .max, limit = counts.undeclaredLimit ?? .max
+        // Counts matter up to the bounds that read them; past them states merge (at least one so that
+        // "something was written, a separator is due" stays apart from "nothing yet").
+        let declaredCap = Swift.max(1, counts.maximum ?? counts.minimum)
+        let undeclaredCap = Swift.max(1, Swift.min(most, limit) == .max ? 1 : Swift.min(most, limit))
+        guard (n + 1 + undeclaredCap + 1) * (declaredCap + 1) <= Self.maximumCountedStates else { return nil }
+        let undeclared = GrammarExpr.alt(shape.undeclared)
+        var ids: [State: RuleID] = [:]
+        var pending: [State] = []
+        func reference(_ s: State, _ g: inout Grammar) -> GrammarExpr {
+            if let r = ids[s] { return .rule(r) }
+            let r = g.declareRule(name: "\(name)/n\(s.i)c\(s.c)u\(s.k)")
+            ids[s] = r
+            pending.append(s)
+            return .rule(r)
+        }
+        let start = reference(State(i: 0, c: 0, k: 0), &self)
+        while let s = pending.popLast() {
+            let written = s.c + s.k > 0
+            let sep: GrammarExpr = written ? shape.separator : .empty
+            var alternatives: [GrammarExpr] = []
+            if s.i < n {
+                let m = shape.members[s.i]
+                if s.c + 1 <= most {
+                    let next = State(i: s.i + 1, c: Swift.min(s.c + 1, declaredCap), k: 0)
+                    alternatives.append(.seq([sep, m.name, .rule(m.call), reference(next, &self)]))
+                }
+                if !m.required { alternatives.append(reference(State(i: s.i + 1, c: s.c, k: 0), &self)) }
+            } else {
+                if s.c + Swift.min(s.k, 1) >= counts.minimum {
+                    alternatives.append(written ? .seq(shape.closing) : .rule(shape.close))
+                }
+                if !undeclared.isNothing, s.c + s.k + 1 <= most, s.k + 1 <= limit {
+                    let next = State(i: n, c: s.c, k: Swift.min(s.k + 1, undeclaredCap))
+                    alternatives.append(.seq([sep, undeclared, reference(next, &self)]))
+                }
+            }
+            define(ids[s]!, as: .alt(alternatives))
+        }
+        return start
+    }
+
+    /// The most chain states `countedMembers` makes for one object.
+    static let maximumCountedStates = 4_096
+
+    /// Past `maximumCountedStates`, an object with counts writes the members it must have (the required
+    /// ones, then the first others in declared order until `minProperties` is met), each required; with `maxProperties` nothing else, with a limit on
     /// undeclared members no undeclared one. Where the declared members fall one short of
     /// `minProperties`, one undeclared member is required too (undeclared ones count one at most toward
     /// it, `MemberCounts`). A narrower language (the rule is reported as rewritten).
