@@ -44,7 +44,7 @@ enum GrammarTextRegex {
         var node = try RegexParser.parse(pattern, dialect: .grammar, classes: classes)
         if flags.caseInsensitive { node = node.mappingSets { $0.withASCIICaseVariants() } }
         if let allowed { node = node.mappingSets { $0.intersection(allowed) } }
-        return try RegexLowering.lower(node, semantics: .wholeMatch)
+        return try RegexLowering.lower(node, semantics: .wholeMatch, innerAnchors: false)
     }
 }
 

@@ -7,8 +7,9 @@
 ///   match, so the language is Σ* R Σ*, except that a leading `^` drops the Σ* before and a trailing
 ///   `$` the Σ* after, per top-level alternative.
 ///
-/// Anchors anywhere else (`a^b`, `(^a)*`) would need context the lowering does not track and are
-/// refused with an error at their offset rather than approximated.
+/// Anchors anywhere else (`(\/|$)`, `(^|-)x`, `a^b`) are exact too: such an alternative is lowered by
+/// `AnchoredLanguage`, which keeps apart the matches that passed a `^` (they began at the text's start)
+/// and those that passed a `$` (they end at its end).
 ///
 /// Characters are turned into bytes by an *encoder* `(CodePointSet) -> GrammarExpr`: plain UTF-8 by
 /// default; the JSON-Schema compiler passes one that spells characters as they appear inside a JSON
@@ -32,13 +33,20 @@ public enum RegexLowering {
         return try lower(node, semantics: dialect == .ecma262 ? .search : .wholeMatch, encoder: encoder)
     }
 
-    /// Lowers a parsed regex with the given semantics.
+    /// Lowers a parsed regex with the given semantics. `innerAnchors: false` refuses anchors other than
+    /// at the start or end of a top-level alternative (for a terminal inside a grammar, where `$` would
+    /// mean the end of the terminal rather than of the text).
     public static func lower(
         _ node: RegexNode,
         semantics: Semantics,
-        encoder: (CodePointSet) -> GrammarExpr = RegexLowering.utf8
+        encoder: (CodePointSet) -> GrammarExpr = RegexLowering.utf8,
+        innerAnchors: Bool = true
     ) throws(RegexError) -> GrammarExpr {
         let alternatives = try anchoredAlternatives(node)
+        if !innerAnchors, let inner = alternatives.first(where: \.innerAnchors), let offset = inner.body.lazy.compactMap(firstAnchor).first {
+            throw RegexError(offset: offset, kind: .unsupported,
+                             "an anchor inside a grammar's regex terminal is not supported: it would refer to the terminal, not to the text")
+        }
         var lowered: [GrammarExpr] = []
         var anyText: GrammarExpr? = nil
         func sigmaStar() -> GrammarExpr {
@@ -48,11 +56,18 @@ public enum RegexLowering {
             return s
         }
         for alt in alternatives {
-            var parts: [GrammarExpr] = []
-            if semantics == .search && !alt.start { parts.append(sigmaStar()) }
-            parts.append(try lowerBody(alt.body, encoder: encoder))
-            if semantics == .search && !alt.end { parts.append(sigmaStar()) }
-            lowered.append(makeSequence(parts))
+            let before: GrammarExpr = semantics == .search && !alt.start ? sigmaStar() : .empty
+            let after: GrammarExpr = semantics == .search && !alt.end ? sigmaStar() : .empty
+            if alt.innerAnchors {
+                // A match that passed a `^` began at the text's start, one that passed a `$` ends at its end.
+                var items: [AnchoredLanguage] = []
+                for item in alt.body { items.append(try AnchoredLanguage.of(item, encoder: encoder)) }
+                let a = AnchoredLanguage.sequence(items)
+                lowered.append(makeChoice([makeSequence([before, a.plain.expr, after]), makeSequence([a.atStart.expr, after]),
+                                           makeSequence([before, a.atEnd.expr]), a.atBoth.expr]))
+                continue
+            }
+            lowered.append(makeSequence([before, try lowerBody(alt.body, encoder: encoder), after]))
         }
         return makeChoice(lowered)
     }
@@ -63,6 +78,8 @@ public enum RegexLowering {
         var start: Bool
         var end: Bool
         var body: [RegexNode]
+        /// The body still holds `^`/`$` (inside groups or repeats): lowered by `AnchoredLanguage`.
+        var innerAnchors = false
     }
 
     /// Bound on how many top-level alternatives distributing leading/trailing groups may create.
@@ -85,12 +102,7 @@ public enum RegexLowering {
                 while let f = body.first, case .startAnchor = f { alt.start = true; body = body.dropFirst() }
                 while let l = body.last, case .endAnchor = l { alt.end = true; body = body.dropLast() }
                 alt.body = Array(body)
-                for item in alt.body {
-                    if let offset = firstAnchor(item) {
-                        let which = chars(item, offset)
-                        throw RegexError(offset: offset, kind: .unsupported, "anchor `\(which)` is only supported at the start (`^`) or end (`$`) of the pattern or of a top-level alternative")
-                    }
-                }
+                alt.innerAnchors = alt.body.contains(where: containsAnchor)
                 done.append(alt)
             }
             if work.count + done.count > maxAlternatives {
@@ -98,21 +110,6 @@ public enum RegexLowering {
             }
         }
         return done
-    }
-
-    private static func chars(_ node: RegexNode, _ offset: Int) -> String {
-        var found = "^"
-        func walk(_ n: RegexNode) {
-            switch n {
-            case .startAnchor(let o) where o == offset: found = "^"
-            case .endAnchor(let o) where o == offset: found = "$"
-            case .sequence(let xs), .alternation(let xs): xs.forEach(walk)
-            case .group(let x, _), .repeat(let x, _, _, _): walk(x)
-            default: break
-            }
-        }
-        walk(node)
-        return found
     }
 
     private static func topAlternatives(_ node: RegexNode) -> [RegexNode] {
@@ -137,7 +134,7 @@ public enum RegexLowering {
 
     private static func containsAnchor(_ node: RegexNode) -> Bool { firstAnchor(node) != nil }
 
-    private static func firstAnchor(_ node: RegexNode) -> Int? {
+    static func firstAnchor(_ node: RegexNode) -> Int? {
         switch node {
         case .startAnchor(let o), .endAnchor(let o): return o
         case .sequence(let xs), .alternation(let xs):
@@ -156,7 +153,7 @@ public enum RegexLowering {
         return makeSequence(parts)
     }
 
-    private static func lowerNode(_ node: RegexNode, encoder: (CodePointSet) -> GrammarExpr) throws(RegexError) -> GrammarExpr {
+    static func lowerNode(_ node: RegexNode, encoder: (CodePointSet) -> GrammarExpr) throws(RegexError) -> GrammarExpr {
         switch node {
         case .empty: return .empty
         case .literal(let s): return encoder(CodePointSet(s))
