@@ -50,7 +50,7 @@ import Testing
         Case("start: /a b/x", 1, 8, "regex flag 'x' (verbose patterns) is not supported"),
         Case("start: /a/q", 1, 8, "unknown regex flag 'q' (expected i, m, s, u)"),
         Case("start: /a(?=b)/", 1, 10, "in regex: lookahead `(?=` is not supported (not regular)"),
-        Case("start: /(a$)*b/", 1, 11, "in regex: an anchor inside a grammar's regex terminal is not supported: it would refer to the terminal, not to the text"),
+        Case("start: /(a$)*b/", 1, 11, "in regex: an anchor inside a pattern that is part of a larger text is not supported: it would refer to that part, not to the text"),
         Case("start: \"é\"i", 1, 8, "case-insensitive strings fold ASCII letters only; 'é' has other cases"),
         Case("start: " + String(repeating: "(", count: 600), 1, 508, "brackets nested deeper than 500"),
         Case("start: \"a\"{}", 1, 12, "expected a count in the repetition, found '}'"),

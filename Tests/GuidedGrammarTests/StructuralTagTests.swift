@@ -61,6 +61,15 @@ import GuidedSchema
         }
         let orphan = StructuralTag.triggeredTags(.init(triggers: ["<f="], tags: [.init(begin: "<g=x>", content: .constString("1"), end: "</g>")]))
         #expect(throws: StructuralTagError.tagWithoutTrigger(path: "format.tags[0]", begin: "<g=x>")) { try StructuralTagCompiler.compile(orphan) }
+        // A segment's regex: its anchors would mean the segment's ends, not the text's.
+        do {
+            _ = try StructuralTagCompiler.compile(.sequence([.constString("x"), .regex("(a$)*b")]))
+            Issue.record("compiled")
+        } catch {
+            guard case .regex(let path, let e) = error else { Issue.record("\(error)"); return }
+            #expect(path == "format.elements[1]")
+            #expect(e.offset == 2 && e.kind == .unsupported)
+        }
         let badSchema = StructuralTag.sequence([.constString("x"), .jsonSchema(["type": "string", "pattern": "(?=a)"])])
         do {
             _ = try StructuralTagCompiler.compile(badSchema)

@@ -35,7 +35,7 @@ public enum RegexLowering {
 
     /// Lowers a parsed regex with the given semantics. `innerAnchors: false` refuses anchors other than
     /// at the start or end of a top-level alternative (for a terminal inside a grammar, where `$` would
-    /// mean the end of the terminal rather than of the text).
+    /// mean the end of the terminal rather than of the text; likewise a structural tag's segment).
     public static func lower(
         _ node: RegexNode,
         semantics: Semantics,
@@ -45,7 +45,7 @@ public enum RegexLowering {
         let alternatives = try anchoredAlternatives(node)
         if !innerAnchors, let inner = alternatives.first(where: \.innerAnchors), let offset = inner.body.lazy.compactMap(firstAnchor).first {
             throw RegexError(offset: offset, kind: .unsupported,
-                             "an anchor inside a grammar's regex terminal is not supported: it would refer to the terminal, not to the text")
+                             "an anchor inside a pattern that is part of a larger text is not supported: it would refer to that part, not to the text")
         }
         var lowered: [GrammarExpr] = []
         var anyText: GrammarExpr? = nil

@@ -76,7 +76,7 @@ struct StructuralTagLowering {
             return Self.seq([.rule(grammar.embed(g, prefix: name("gbnf") + ".")), k])
         case .regex(let pattern):
             let g: Grammar
-            do { g = try Grammar(regex: pattern) } catch { throw .regex(path: path, error) }
+            do { g = try Grammar(segmentRegex: pattern) } catch { throw .regex(path: path, error) }
             return Self.seq([.rule(grammar.embed(g, prefix: name("regex") + ".")), k])
         case .anyText(let a):
             return try lowerText(a, then: k, end: end, path: path)
