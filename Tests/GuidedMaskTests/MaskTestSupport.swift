@@ -26,6 +26,20 @@ enum MaskTestSupport {
         return ids(in: mask)
     }
 
+    /// Whether the matcher takes all of `text` and can stop there.
+    static func accepts(_ c: CompiledGrammar, _ text: String) -> Bool {
+        var m = GrammarMatcher(c)
+        do { try m.accept(bytes: Array(text.utf8)) } catch { return false }
+        return m.canTerminate
+    }
+
+    /// The tokens (of a vocabulary made of `tokens` by `vocabulary`) allowed after `text`, by name.
+    static func allowed(_ c: CompiledGrammar, after text: String, tokens: [String]) throws -> [String] {
+        var m = GrammarMatcher(c)
+        try m.accept(bytes: Array(text.utf8))
+        return try allowed(&m).map { $0 < tokens.count ? tokens[$0] : "</s>" }
+    }
+
     static func ids(in mask: [UInt32]) -> [Int] {
         var out: [Int] = []
         for (w, word) in mask.enumerated() {

@@ -19,16 +19,10 @@ private typealias S = MaskTestSupport
         try S.compiled(try JSONSchemaCompiler.compile(text: schema, options: options), S.vocabulary(tokens))
     }
 
-    static func accepts(_ c: CompiledGrammar, _ text: String) -> Bool {
-        var m = GrammarMatcher(c)
-        do { try m.accept(bytes: Array(text.utf8)) } catch { return false }
-        return m.canTerminate
-    }
+    static func accepts(_ c: CompiledGrammar, _ text: String) -> Bool { S.accepts(c, text) }
 
     static func allowed(_ c: CompiledGrammar, after text: String) throws -> [String] {
-        var m = GrammarMatcher(c)
-        try m.accept(bytes: Array(text.utf8))
-        return try S.allowed(&m).map { $0 < Self.tokens.count ? Self.tokens[$0] : "</s>" }
+        try S.allowed(c, after: text, tokens: tokens)
     }
 
     /// The closing brace only once the dependencies of the members written are in; a separator stays
