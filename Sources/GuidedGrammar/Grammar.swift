@@ -175,7 +175,10 @@ public struct MemberCounts: Hashable, Sendable {
 
     /// Where the count of undeclared members stops: exact up to the bounds that read it, 1 when only
     /// `minimum` does.
-    public var undeclaredCap: Int { Swift.min(maximum ?? .max, undeclaredLimit ?? .max, Self.largestBound).clamped(1) }
+    public var undeclaredCap: Int {
+        guard undeclaredBounded else { return 1 }
+        return Swift.max(1, Swift.min(maximum ?? .max, undeclaredLimit ?? .max, Self.largestBound))
+    }
     private var undeclaredBounded: Bool { maximum != nil || undeclaredLimit != nil }
 
     @inline(__always) public static func declared(_ presence: UInt64) -> Int { (presence & declaredBits).nonzeroBitCount }
@@ -220,10 +223,6 @@ public struct MemberCounts: Hashable, Sendable {
         }
         return false
     }
-}
-
-private extension Int {
-    func clamped(_ low: Int) -> Int { Swift.max(self, low) }
 }
 
 /// A context-free grammar over bytes: rules whose bodies are `GrammarExpr`s, and a start rule.

@@ -111,6 +111,20 @@ private typealias S = MaskTestSupport
         Self.expectAccepts(try Self.compiled(schema), #"{"x":true,"y":true}"#, false)
     }
 
+    /// Without a maximum or an undeclared limit only "none yet / some" of the undeclared members matters,
+    /// so a map's further members reuse the automaton states of its second: the state count stops
+    /// growing (it grew by a state set per member when the count ran on to 200).
+    @Test func minimumOnlyKeepsTheUndeclaredCountAtOne() throws {
+        let c = try Self.compiled(#"{"type":"object","properties":{"a":\#(Self.integer)},"minProperties":1,"additionalProperties":{"type":"boolean"}}"#)
+        func states(after members: Int) -> Int {
+            let text = "{" + (0..<members).map { _ in #""x":true"# }.joined(separator: ",") + "}"
+            Self.expectAccepts(c, text)
+            return c.stateCount
+        }
+        let early = states(after: 3)
+        #expect(states(after: 12) == early)
+    }
+
     /// Pattern members are undeclared members too; names matching no pattern stay forbidden.
     @Test func patternMembersCount() throws {
         let schema = #"{"type":"object","properties":{"a":\#(Self.integer)},"patternProperties":{"^x":{"type":"boolean"}},"additionalProperties":false,"maxProperties":2}"#
