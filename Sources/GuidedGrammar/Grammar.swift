@@ -130,6 +130,20 @@ public struct MemberDependency: Hashable, Sendable {
     public var requires: UInt64
     public init(trigger: UInt64, requires: UInt64) { self.trigger = trigger; self.requires = requires }
 
+    /// `members` with, transitively, every member a member of it depends on.
+    public static func closure(of members: UInt64, _ dependencies: [MemberDependency]) -> UInt64 {
+        var all = members
+        var grew = !dependencies.isEmpty
+        while grew {
+            grew = false
+            for d in dependencies where all & d.trigger != 0 && all & d.requires != d.requires {
+                all |= d.requires
+                grew = true
+            }
+        }
+        return all
+    }
+
     /// Whether the members `written` meet `requires` and every dependency whose trigger is written.
     @inline(__always)
     public static func allowed(written: UInt64, requires: UInt64, dependencies: [MemberDependency]) -> Bool {
@@ -206,16 +220,7 @@ public struct MemberCounts: Hashable, Sendable {
     public func canClose(after presence: UInt64, writable: Int, undeclared: Bool) -> Bool {
         let u = Self.undeclared(presence)
         if let l = undeclaredLimit, u > l { return false }
-        var needed = presence & Self.declaredBits | required
-        var grew = !dependencies.isEmpty
-        while grew {
-            grew = false
-            for d in dependencies where needed & d.trigger != 0 && needed & d.requires != d.requires {
-                needed |= d.requires
-                grew = true
-            }
-        }
-        let must = needed.nonzeroBitCount
+        let must = MemberDependency.closure(of: presence & Self.declaredBits | required, dependencies).nonzeroBitCount
         for extra in 0...(undeclared && u == 0 && (undeclaredLimit ?? 1) >= 1 ? 1 : 0) {
             let low = Swift.max(must, minimum - Swift.min(u + extra, 1))
             let high = Swift.min(writable, (maximum ?? .max) - u - extra)

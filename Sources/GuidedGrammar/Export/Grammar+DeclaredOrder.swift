@@ -114,16 +114,8 @@ extension Grammar {
         // One fixed order does not track dependencies (`dependentRequired`): a member others must then
         // accompany is written only where it is required, its dependencies required with it, and is
         // otherwise left out (a narrower language, so the rule is reported as rewritten).
-        var required = rules[shape.close.index].requiresMembers
         let dependencies = rules[shape.close.index].memberDependencies
-        var grew = true
-        while grew {
-            grew = false
-            for d in dependencies where required & d.trigger != 0 && required & d.requires != d.requires {
-                required |= d.requires
-                grew = true
-            }
-        }
+        let required = MemberDependency.closure(of: rules[shape.close.index].requiresMembers, dependencies)
         let triggers = dependencies.reduce(UInt64(0)) { $0 | $1.trigger }
         for c in choices {
             if case .sequence(let p) = c, p.count >= 2, case .rule(let call)? = p.last, rules[call.index].memberBit >= 0 {

@@ -95,8 +95,9 @@ extension SchemaLowering {
         return d.matches(JSONText.encodeContent(s))
     }
 
-    mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
-        if let mx = f.maxLength, mx < f.minLength { return .nothing }
+    /// The content parts of `f`'s `pattern`s and `format`s (a format repeated in a row once; undefined
+    /// formats are annotations), and the last format's name.
+    mutating func patternAndFormatParts(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> (parts: [ContentPart], format: String?) {
         var parts: [ContentPart] = []
         for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
         var formatName: String? = nil
@@ -106,6 +107,12 @@ extension SchemaLowering {
             formatName = fm.name
             parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
         }
+        return (parts, formatName)
+    }
+
+    mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let mx = f.maxLength, mx < f.minLength { return .nothing }
+        var (parts, formatName) = try patternAndFormatParts(f)
         let lengthLimited = f.minLength > 0 || f.maxLength != nil
         let lengthPart = { (pointer: String) in
             ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
@@ -230,7 +237,6 @@ extension SchemaLowering {
         let (flat, f) = try analyze(SchemaLowering.normalize(conjuncts))
         if !f.types.contains(.string) || flat.unsatisfiable || f.unsatisfiable { return ByteDFA.emptyLanguage }
         guard f.negated.isEmpty else { return nil }
-        var dfa: ByteDFA
         if let e = f.enumValues {
             var strings: [String] = []
             for case .string(let v) in e {
@@ -244,18 +250,13 @@ extension SchemaLowering {
             return try automaton(.alt(strings.map { .bytes(JSONText.encodeContent($0)) }), keyword: "enum", pointer: pointer)
         }
         if let mx = f.maxLength, mx < f.minLength { return ByteDFA.emptyLanguage }
-        var parts: [ContentPart] = []
-        for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
-        for fm in f.formats {
-            guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
-            parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
-        }
+        var parts = try patternAndFormatParts(f).parts
         if f.minLength > 0 || f.maxLength != nil {
             parts.append(ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
                                      f.maxLength != nil ? "maxLength" : "minLength", pointer))
         }
         parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "type", pointer))
-        dfa = try contentIntersection(parts, f)
+        var dfa = try contentIntersection(parts, f)
         for g in flat.groups {
             var branches: [ByteDFA] = []
             for a in g.alternatives {

@@ -174,10 +174,10 @@ public enum RegexLowering {
             if inner == .empty { return .empty }
             if inner == .nothing { return lo == 0 ? .empty : .nothing }
             return .repeat(inner, min: lo, max: hi)
-        case .startAnchor(let o):
-            throw RegexError(offset: o, kind: .unsupported, "anchor `^` is only supported at the start of the pattern or of a top-level alternative")
-        case .endAnchor(let o):
-            throw RegexError(offset: o, kind: .unsupported, "anchor `$` is only supported at the end of the pattern or of a top-level alternative")
+        case .startAnchor(let o), .endAnchor(let o):
+            // `lower` sends every alternative holding an anchor to `AnchoredLanguage`, which lowers only
+            // anchor-free parts here; reaching one is a bug, reported rather than approximated.
+            throw RegexError(offset: o, kind: .unsupported, "internal: an anchor reached the anchor-free lowering")
         }
     }
 
