@@ -1,27 +1,30 @@
 import GuidedSync
 import GuidedTokenizers
 
-/// Token sets for states that loop over a class of printable ASCII characters: the letters and digits
-/// of a hostname label, the characters of an email's local part, `[a-z_]` of a `pattern`. Such text is
-/// not plain JSON string text minus a few characters, so neither a `TokenSlice` nor a gap slice
-/// applies, and before these every new position (each is a new state where a length is counted) walked
-/// most of the trie on its first visit: 1-4 ms, a third of the mask tail on maskbench-dev.
+/// Token sets for states that loop over a class of characters: the letters and digits of a hostname
+/// label, the characters of an email's local part, `[a-z_]` of a `pattern`, or everything but a few
+/// letters with any non-ASCII character (a search for a word in free text: every character that does not
+/// continue the word starts it over). Such text is not plain JSON string text minus a few characters, so
+/// neither a `TokenSlice` nor a gap slice applies, and before these every new position (each is a new
+/// state where a length is counted, or a search has matched part of its word) walked most of the trie on
+/// its first visit: 1-6 ms.
 ///
-/// When a state reads every string over a class C of up to L characters by byte transitions alone
-/// (`GrammarMatcher.classSlice`), every token made of C's characters with at most L bytes is allowed
+/// A class C is a set of printable ASCII characters, and may hold every non-ASCII character of plain
+/// text as a whole (`ASCIISet.wideBit`). When a state reads every string over C of up to L bytes by byte
+/// transitions alone (`GrammarMatcher.classSlice`), every token over C with at most L bytes is allowed
 /// whatever the stack holds. Those tokens are `members(C, L)`, made once per vocabulary and class from
-/// each token's characters. The walk of the trie then skips every subtree whose path so far and whose
-/// bytes below both lie in C and whose tokens are no longer than L (`nodeBelow`, `nodeDepthBelow`):
-/// its tokens are all members. Only the paths that leave C are walked.
+/// each token's characters. The walk of the trie then skips every subtree whose tokens all lie in C and
+/// are no longer than L (`nodeBelow`, `nodeDepthBelow`): they are all members. Only the paths to other
+/// tokens are walked.
 final class ClassSlices: @unchecked Sendable {
     // @unchecked: the per-node and per-token buffers are written only in `init` and freed in `deinit`;
     // the member sets are made under the lock and never changed after.
-    /// Per node of the vocabulary trie: the bytes of every token below it, after its own byte
-    /// (`ASCIISet.other` for any byte outside printable ASCII).
+    /// Per node of the vocabulary trie: the characters of every token in its subtree, its own included
+    /// (`tokenCharacters`). Every subtree holds a token, so the set covers the node's path too.
     let nodeBelow: UnsafeMutableBufferPointer<ASCIISet>
     /// Per node: how many bytes the longest token below it has beyond the node (capped at 255).
     let nodeDepthBelow: UnsafeMutableBufferPointer<UInt8>
-    /// Per token: its bytes as a set (`other` for special tokens and any non-printable byte).
+    /// Per token: its characters (`characters(of:)`; `other` for special tokens).
     private let tokenCharacters: [ASCIISet]
     private let tokenLengths: [UInt8]
     private let maskWords: Int
@@ -31,8 +34,45 @@ final class ClassSlices: @unchecked Sendable {
     /// Member sets kept per vocabulary (19 KB each for Qwen2); past it no new class slice is made.
     static let maxSets = 256
 
+    /// A token's characters: its printable ASCII bytes, the `wideBit` when its other bytes are
+    /// non-ASCII characters of plain text, whole or (the last one) begun, and the `otherBit` for anything
+    /// else (a control byte, a character the token begins inside of, a line separator). A state that
+    /// reads every string over a class with the `wideBit` reads every byte of every such character
+    /// (`readsEveryString`), so a token that stops inside one leaves a character that can be completed.
+    static func characters(of bytes: UnsafeBufferPointer<UInt8>) -> ASCIISet {
+        var set = ASCIISet()
+        var u = SliceUTF8.boundary
+        for b in bytes {
+            if u == SliceUTF8.boundary && b < 0x80 {
+                set.insertAny(b)
+                continue
+            }
+            u = SliceUTF8.next(u, b)
+            if u == SliceUTF8.reject {
+                set.high &= ~ASCIISet.wideBit
+                set.insertAny(0)
+                return set
+            }
+            set.high |= ASCIISet.wideBit
+        }
+        return set
+    }
+
     init(trie: TokenTrie, vocabulary: TokenVocabulary, maskWords: Int) {
         self.maskWords = maskWords
+        var characters = [ASCIISet](repeating: ASCIISet(), count: vocabulary.tokenCount)
+        var lengths = [UInt8](repeating: 0, count: vocabulary.tokenCount)
+        vocabulary.bytes.withUnsafeBufferPointer { bytes in
+            for id in 0..<vocabulary.tokenCount {
+                let start = Int(vocabulary.offsets[id]), end = Int(vocabulary.offsets[id + 1])
+                if vocabulary.isSpecial(id) || end == start || end - start > 255 {
+                    characters[id].insertAny(0)
+                    continue
+                }
+                characters[id] = Self.characters(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                lengths[id] = UInt8(end - start)
+            }
+        }
         let nodes = trie.nodes
         let below = UnsafeMutableBufferPointer<ASCIISet>.allocate(capacity: max(1, nodes.count))
         let depth = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, nodes.count))
@@ -44,10 +84,9 @@ final class ClassSlices: @unchecked Sendable {
         while i >= 0 {
             var child = i + 1
             let end = i + nodes[i].subtreeSize
-            var set = ASCIISet(), longest = 0
+            var set = nodes[i].hasToken ? characters[Int(nodes[i].token)] : ASCIISet(), longest = 0
             while child < end {
                 set.formUnion(below[child])
-                set.insertAny(nodes[child].byte)
                 longest = max(longest, 1 + Int(depth[child]))
                 child += nodes[child].subtreeSize
             }
@@ -57,17 +96,6 @@ final class ClassSlices: @unchecked Sendable {
         }
         nodeBelow = below
         nodeDepthBelow = depth
-        var characters = [ASCIISet](repeating: ASCIISet(), count: vocabulary.tokenCount)
-        var lengths = [UInt8](repeating: 0, count: vocabulary.tokenCount)
-        for id in 0..<vocabulary.tokenCount {
-            let start = Int(vocabulary.offsets[id]), end = Int(vocabulary.offsets[id + 1])
-            if vocabulary.isSpecial(id) || end == start || end - start > 255 {
-                characters[id].insertAny(0)
-                continue
-            }
-            for k in start..<end { characters[id].insertAny(vocabulary.bytes[k]) }
-            lengths[id] = UInt8(end - start)
-        }
         tokenCharacters = characters
         tokenLengths = lengths
     }
@@ -119,6 +147,8 @@ final class ClassSlices: @unchecked Sendable {
 
     /// Member sets made so far.
     var setCount: Int { made.withLock { $0.count } }
+    /// The classes of the member sets made so far.
+    var classesMade: [ASCIISet] { made.withLock { $0.keys.map(\.characters) } }
 
     var byteCount: Int {
         nodeBelow.count * MemoryLayout<ASCIISet>.stride + nodeDepthBelow.count

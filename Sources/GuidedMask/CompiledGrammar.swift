@@ -33,6 +33,9 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// Per state of the slice text automaton (`SliceUTF8`): the distinct (byte class, next text state)
     /// pairs of its bytes, so a slice check does one table lookup per class rather than per byte.
     let sliceEdges: [[(cls: Int, u: UInt8)]]
+    /// The byte classes holding printable ASCII characters of plain text (not `"` or `\`), with how many
+    /// each holds: every token slice reads all of them but a gap slice's few (`chooseSlice`).
+    let plainASCIIClasses: [(cls: Int, characters: Int)]
     /// The token symbols (see `TokenSymbols`): terminals, excluded tokens, budgets.
     let symbols: TokenSymbols
 
@@ -83,6 +86,9 @@ public final class CompiledGrammar: @unchecked Sendable {
             }
             return pairs
         }
+        var plainCounts = [Int](repeating: 0, count: classCount)
+        for b in 0x20...0x7F where b != 0x22 && b != 0x5C { plainCounts[Int(automaton.classOf[b])] += 1 }
+        plainASCIIClasses = plainCounts.indices.filter { plainCounts[$0] > 0 }.map { ($0, plainCounts[$0]) }
     }
 
     /// Deterministic automaton states built so far (they are built as matchers reach them).

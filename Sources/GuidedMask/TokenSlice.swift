@@ -152,6 +152,12 @@ struct ASCIISet: Hashable, Sendable {
     /// holding it is a subset of no set of printable characters.
     static let otherBit: UInt64 = 1 << 63
 
+    /// The bit standing for every non-ASCII character of plain text (`SliceUTF8`): a token's class set
+    /// holds it when its bytes above 0x7F are such characters (`ClassSlices.characters(of:)`), and a
+    /// class holds it when its state reads every byte of every such character
+    /// (`GrammarMatcher.classSlice`).
+    static let wideBit: UInt64 = 1 << 62
+
     /// Inserts `b`, or the `otherBit` when it is not printable ASCII.
     @inline(__always)
     mutating func insertAny(_ b: UInt8) {
@@ -171,8 +177,10 @@ struct ASCIISet: Hashable, Sendable {
     @inline(__always)
     mutating func formUnion(_ other: ASCIISet) { low |= other.low; high |= other.high }
 
-    /// Printable characters held (the `otherBit` not counted).
-    var count: Int { low.nonzeroBitCount + (high & ~Self.otherBit).nonzeroBitCount }
+    /// Printable characters held (neither the `otherBit` nor the `wideBit` counted).
+    var count: Int { low.nonzeroBitCount + (high & ~(Self.otherBit | Self.wideBit)).nonzeroBitCount }
+
+    var holdsWide: Bool { high & Self.wideBit != 0 }
     var isEmpty: Bool { low == 0 && high == 0 }
 }
 

@@ -35,6 +35,9 @@ public final class VocabularyIndex: @unchecked Sendable {
     static let sliceBounds = [Int.max, 16, 8]
     /// Per token: the printable ASCII characters it holds if it is plain text (for gap slices).
     let plainASCII: [ASCIISet]
+    /// Per printable ASCII character (index `b - 0x20`): the plain tokens holding it. A gap slice
+    /// excluding a character held by more than `maxGapTokens` is refused without a pass over the tokens.
+    let plainTokensHolding: [Int]
     /// Gap slices made so far, by excluded set and character bound (nil: too many gap tokens).
     private let gapSlices = Locked<[GapKey: TokenSlice?]>([:])
     private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
@@ -70,6 +73,11 @@ public final class VocabularyIndex: @unchecked Sendable {
             for b in vocabulary.tokenBytes(id) where b < 0x80 { ascii[id].insert(b) }
         }
         plainASCII = ascii
+        var holding = [Int](repeating: 0, count: 0x60)
+        for set in ascii where !set.isEmpty {
+            for b in UInt8(0x20)..<UInt8(0x80) where set.contains(b) { holding[Int(b) - 0x20] += 1 }
+        }
+        plainTokensHolding = holding
         var built: [TokenSlice] = []
         for bound in Self.sliceBounds {
             do {
@@ -142,6 +150,7 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// `TokenSlice.init(excluding:)`), made on first use; nil when more than `maxGapTokens` plain tokens
     /// are left to its trie, or past `maxGapSlices` slices.
     func gapSlice(excluding excluded: ASCIISet, maxCharacters: Int = Int.max) -> TokenSlice? {
+        guard gapMayFit(excluding: excluded) else { return nil }
         let key = GapKey(excluded: excluded, maxCharacters: maxCharacters)
         return gapSlices.withLock { cache -> TokenSlice? in
             if let known = cache[key] { return known }
@@ -166,11 +175,20 @@ public final class VocabularyIndex: @unchecked Sendable {
         }
     }
 
+    /// False when some excluded character alone leaves more than `maxGapTokens` plain tokens to a gap
+    /// slice's trie (no gap slice can be made); 96 lookups.
+    func gapMayFit(excluding excluded: ASCIISet) -> Bool {
+        for b in UInt8(0x20)..<UInt8(0x80) where excluded.contains(b) && plainTokensHolding[Int(b) - 0x20] > Self.maxGapTokens {
+            return false
+        }
+        return true
+    }
+
     /// Bytes held beyond the `TokenVocabulary` itself (trie and flat copies).
     public var memoryFootprint: Int {
         trie.memoryFootprint + nodes.count * 8 + tokenBytes.count + tokenOffsets.count * 4
             + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount } + plainCounts.count
-            + plainASCII.count * MemoryLayout<ASCIISet>.stride
+            + plainASCII.count * MemoryLayout<ASCIISet>.stride + plainTokensHolding.count * 8
             + gapSlices.withLock { $0.values.reduce(0) { $0 + ($1?.byteCount ?? 0) } } + classSlices.byteCount
     }
 }

@@ -8,11 +8,12 @@ extension GrammarMatcher {
     static func classPairsPerByte(room: Int) -> Int { room <= 16 ? 32 : 4 }
 
     /// A class slice for `state` (see `ClassSlices`), for states no `TokenSlice` fits: the printable
-    /// characters that lead to the state most of them lead to form the class C, and `state` must read
-    /// every string over C by byte transitions alone — up to the longest token over C (as good as
-    /// unboundedly), else up to 16 or 8 bytes (a counted length with that much room). No pop and no
-    /// call is involved, so every token over C of at most that length is allowed whatever the stack
-    /// below holds, exactly like a slice's members.
+    /// characters that lead to the state most of them lead to form the class C, with every non-ASCII
+    /// character when the state reads those too (a search in free text), and `state` must read every
+    /// string over C by byte transitions alone — up to the longest token over C (as good as
+    /// unboundedly), else up to 16 or 8 bytes (a counted length with that much room). No pop and no call
+    /// is involved, so every token over C of at most that length is allowed whatever the stack below
+    /// holds, exactly like a slice's members.
     /// Returns the skip for the walk and the members bitmask; nil when no class of at least
     /// `minClassCharacters` characters holds.
     mutating func classSlice(state: Int32) -> (skip: ClassSkip, members: UnsafePointer<UInt32>)? {
@@ -32,42 +33,60 @@ extension GrammarMatcher {
         }
         guard let main = countByTarget.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
               main.value >= Self.minClassCharacters else { return nil }
-        var characters = ASCIISet()
-        for b in UInt8(0x20)...UInt8(0x7F) where classTarget[Int(t.classOf[Int(b)])] == main.key { characters.insert(b) }
+        var ascii = ASCIISet()
+        for b in UInt8(0x20)...UInt8(0x7F) where classTarget[Int(t.classOf[Int(b)])] == main.key { ascii.insert(b) }
         let classes = classTarget.filter { $0.value == main.key }.map(\.key).sorted()
         let slices = compiled.vocabulary.classSlices
-        // No token over C is longer than `longest`, so reading every string of up to `longest` bytes is
-        // as good as reading every string: the check never looks deeper than a member can read. (A
-        // small vocabulary's short tokens thus make states the walk would not make.)
-        let longest = slices.longestMember(characters)
-        guard longest > 0 else { return nil }
-        var rooms = [longest]
-        for room in [16, 8] where room < longest { rooms.append(room) }
-        guard let maxLength = rooms.first(where: { readsEveryString(over: classes, from: state, maxLength: $0) })
-        else { return nil }
-        guard let members = slices.members(characters, maxLength: maxLength) else { return nil }
-        let skip = ClassSkip(characters: characters, maxLength: maxLength,
-                             below: slices.nodeBelow.baseAddress!, depthBelow: slices.nodeDepthBelow.baseAddress!)
-        return (skip, members)
+        for wide in [true, false] {
+            var characters = ascii
+            if wide { characters.high |= ASCIISet.wideBit }
+            // No token over C is longer than `longest`, so reading every string of up to `longest` bytes
+            // is as good as reading every string: the check never looks deeper than a member can read.
+            // (A small vocabulary's short tokens thus make states the walk would not make.)
+            let longest = slices.longestMember(characters)
+            guard longest > 0 else { continue }
+            var rooms = [longest]
+            for room in [16, 8] where room < longest { rooms.append(room) }
+            guard let maxLength = rooms.first(where: { readsEveryString(over: classes, wide: wide, from: state, maxLength: $0) })
+            else { continue }
+            guard let members = slices.members(characters, maxLength: maxLength) else { return nil }
+            let skip = ClassSkip(characters: characters, maxLength: maxLength,
+                                 below: slices.nodeBelow.baseAddress!, depthBelow: slices.nodeDepthBelow.baseAddress!)
+            return (skip, members)
+        }
+        return nil
     }
 
-    /// True when every string of bytes of `classes` of up to `maxLength` bytes has a transition path
-    /// from `state`: a search over (state, length) that fails at the first state missing one of the
-    /// classes, or past its budget.
-    private mutating func readsEveryString(over classes: [Int], from state: Int32, maxLength: Int) -> Bool {
+    /// True when every string over `classes` (single bytes between characters) and, with `wide`, every
+    /// non-ASCII character of plain text (`SliceUTF8`), of up to `maxLength` bytes, has a transition path
+    /// from `state`. A breadth-first search over (state, position inside a character) pairs, each taken
+    /// once at the fewest bytes that reach it: every pair reached within `maxLength - 1` bytes must read
+    /// all of the bytes. It fails at the first pair missing one, or past its budget; a loop closes after
+    /// a handful of pairs, whatever `maxLength`.
+    private mutating func readsEveryString(over classes: [Int], wide: Bool, from state: Int32, maxLength: Int) -> Bool {
         let t = compiled.tables
-        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1)
+        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1) * (wide ? 4 : 1)
+        let boundaryEdges = classes.map { (cls: $0, u: SliceUTF8.boundary) }
+            + (wide ? compiled.sliceEdges[Int(SliceUTF8.boundary)].filter { $0.u != SliceUTF8.boundary } : [])
         visited.reset()
-        var stack: [(state: Int32, length: Int)] = [(state, 0)]
-        while let (q, n) = stack.popLast() {
-            if !visited.insert(Int(q) * (maxLength + 1) + n) { continue }
-            if visited.count > budget { return false }
-            if n == maxLength { continue }
-            for cls in classes {
-                let target = t.target(q, cls)
-                if target < 0 { return false }
-                stack.append((target, n + 1))
+        _ = visited.insert(Int(state) * SliceUTF8.stateCount + Int(SliceUTF8.boundary))
+        var layer: [(state: Int32, u: UInt8)] = [(state, SliceUTF8.boundary)]
+        var next: [(state: Int32, u: UInt8)] = []
+        var length = 0
+        while !layer.isEmpty && length < maxLength {
+            next.removeAll(keepingCapacity: true)
+            for (q, u) in layer {
+                for (cls, u2) in u == SliceUTF8.boundary ? boundaryEdges : compiled.sliceEdges[Int(u)] {
+                    let target = t.target(q, cls)
+                    if target < 0 { return false }
+                    if visited.insert(Int(target) * SliceUTF8.stateCount + Int(u2)) {
+                        if visited.count > budget { return false }
+                        next.append((target, u2))
+                    }
+                }
             }
+            swap(&layer, &next)
+            length += 1
         }
         return true
     }

@@ -110,11 +110,6 @@ extension GrammarMatcher {
         var depthArray = walk.depths
         walk.depths = []
         defer { walk.depths = depthArray }
-        // With a class skip (cache walks only, never the per-mask walk of a dense state): whether the
-        // path to each depth holds only the class's characters.
-        let pure: UnsafeMutablePointer<Bool>? = classSkip == nil ? nil : .allocate(capacity: view.maxDepth + 2)
-        defer { pure?.deallocate() }
-        pure?[0] = true
         let skipping = classSkip != nil
         let skipCharacters = classSkip?.characters ?? ASCIISet(), skipLength = classSkip?.maxLength ?? 0
         let below = classSkip?.below, depthBelow = classSkip?.depthBelow
@@ -130,10 +125,9 @@ extension GrammarMatcher {
                 let d = node.depth - 1
                 let size = node.subtreeSize
                 if skipping {
-                    // Every token of a subtree over the class, short enough, is a member: already set.
-                    let p = pure![d] && skipCharacters.contains(node.byte)
-                    pure![d + 1] = p
-                    if p && d + 1 + Int(depthBelow![i]) <= skipLength && below![i].isSubset(of: skipCharacters) {
+                    // Every token of a subtree over the class (the node's own among them), short enough,
+                    // is a member: already set.
+                    if d + 1 + Int(depthBelow![i]) <= skipLength && below![i].isSubset(of: skipCharacters) {
                         i += size
                         continue
                     }
