@@ -36,6 +36,9 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// The byte classes holding printable ASCII characters of plain text (not `"` or `\`), with how many
     /// each holds: every token slice reads all of them but a gap slice's few (`chooseSlice`).
     let plainASCIIClasses: [(cls: Int, characters: Int)]
+    /// The byte classes that begin a character of plain text (`SliceUTF8`: printable ASCII but `"` and
+    /// `\`, and the lead bytes).
+    let plainFirstClasses: [Int]
     /// The token symbols (see `TokenSymbols`): terminals, excluded tokens, budgets.
     let symbols: TokenSymbols
 
@@ -89,6 +92,12 @@ public final class CompiledGrammar: @unchecked Sendable {
         var plainCounts = [Int](repeating: 0, count: classCount)
         for b in 0x20...0x7F where b != 0x22 && b != 0x5C { plainCounts[Int(automaton.classOf[b])] += 1 }
         plainASCIIClasses = plainCounts.indices.filter { plainCounts[$0] > 0 }.map { ($0, plainCounts[$0]) }
+        plainFirstClasses = Array(Set(sliceEdges[Int(SliceUTF8.boundary)].map(\.cls))).sorted()
+    }
+
+    /// True when any character of plain text may follow `rule` (`RuleFollow`).
+    func followsAllPlainText(_ rule: Int) -> Bool {
+        plainFirstClasses.allSatisfy { automaton.follow.follows(rule, $0) }
     }
 
     /// Deterministic automaton states built so far (they are built as matchers reach them).

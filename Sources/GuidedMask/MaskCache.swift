@@ -28,6 +28,10 @@ final class MaskCacheEntry: @unchecked Sendable {
     /// the caller must read; checked against the real stack at mask time like `uncertain`.
     let suffixes: SuffixGroups
     let hasSuffixes: Bool
+    /// More such tokens, shared with other entries (`VocabularyIndex.plainTails(after:)`): the plain
+    /// tokens that go on in the caller after the last r characters of a string's block.
+    let sharedTails: SuffixGroups
+    let hasSharedTails: Bool
     /// A slice all of whose tokens are accepted (string states): the entry then keeps only the tokens
     /// beyond it, not a 19 KB bitmask, so a grammar with thousands of string states fits the cache.
     unowned(unsafe) let slice: TokenSlice?
@@ -45,7 +49,7 @@ final class MaskCacheEntry: @unchecked Sendable {
 
     private init() {
         isDense = true; acceptedWords = Self.owned([]); acceptedList = Self.owned([]); uncertain = Self.owned([])
-        suffixes = .empty; hasSuffixes = false; slice = nil; sliceMembers = nil
+        suffixes = .empty; hasSuffixes = false; sharedTails = .empty; hasSharedTails = false; slice = nil; sliceMembers = nil
     }
 
     deinit {
@@ -60,7 +64,7 @@ final class MaskCacheEntry: @unchecked Sendable {
 
     /// An entry over `slice`: `accepted` (its members plus what the walk of the rest trie added) is
     /// stored as the tokens it holds beyond the slice.
-    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
+    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
@@ -82,12 +86,14 @@ final class MaskCacheEntry: @unchecked Sendable {
         self.uncertain = Self.owned(uncertain)
         self.suffixes = suffixes
         hasSuffixes = !suffixes.isEmpty
+        self.sharedTails = sharedTails
+        hasSharedTails = !sharedTails.isEmpty
     }
 
     /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
     /// states allow a handful), else as the bitmask. A cache entry is made at every first visit of a
     /// state, so the 4,750-word scans here run over raw buffers, and the list pass skips zero words.
-    init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups) {
+    init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
         isDense = false
         slice = nil
         sliceMembers = nil
@@ -117,6 +123,8 @@ final class MaskCacheEntry: @unchecked Sendable {
         self.uncertain = Self.owned(uncertain)
         self.suffixes = suffixes
         hasSuffixes = !suffixes.isEmpty
+        self.sharedTails = sharedTails
+        hasSharedTails = !sharedTails.isEmpty
     }
 
     /// Appends the token ids whose bits are set in mask word `word` (LSB-first).
@@ -129,6 +137,7 @@ final class MaskCacheEntry: @unchecked Sendable {
         }
     }
 
+    /// (`sharedTails` are counted by the vocabulary that holds them.)
     var byteCount: Int { 64 + acceptedWords.count * 4 + acceptedList.count * 4 + uncertain.count * 4 + suffixes.byteCount }
 }
 

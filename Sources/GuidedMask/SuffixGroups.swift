@@ -37,6 +37,8 @@ struct SuffixGroups: Sendable {
     static let empty = SuffixGroups(tails: [], end: [], tokens: [], plainCharacters: [], plainEnd: [], plainPairs: [])
 
     var isEmpty: Bool { tails.isEmpty && plainPairs.isEmpty }
+    /// The (token, tail) pairs held, grouped or bucketed.
+    var pairCount: Int { tokens.count + plainPairs.count }
 
     /// The arrays as unsafe buffers, for the walk at mask time. The entry holding these groups is read by
     /// every thread masking its state: copying one of its arrays, slicing it or capturing the struct in a

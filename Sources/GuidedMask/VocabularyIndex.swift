@@ -43,6 +43,8 @@ public final class VocabularyIndex: @unchecked Sendable {
     private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
     /// Token sets of printable ASCII classes, and the trie summaries that let a walk skip them.
     let classSlices: ClassSlices
+    /// `plainTails(after:)` made so far, by r.
+    private let plainTailGroups = Locked<[Int: SuffixGroups]>([:])
     /// A gap slice is made only when at most this many plain tokens are left to its trie (built on first
     /// use, walked for every new state that uses the slice).
     static let maxGapTokens = 8_192
@@ -175,6 +177,34 @@ public final class VocabularyIndex: @unchecked Sendable {
         }
     }
 
+    /// The plain tokens of more than r characters (1 <= r < `exactSliceBound`), each as the tail after
+    /// its first r characters, grouped (`SuffixGroups`): what goes on in the caller at the end of a
+    /// rule that returns after exactly r more characters (the last positions of a long string's block,
+    /// `LongRepeatBlocks`), when the caller may read any plain character next. Every grammar and state
+    /// with that room shares them: made on first use (1-2.5 ms for Qwen2's 40-130k tails), at most
+    /// `exactSliceBound - 1` of them per vocabulary.
+    func plainTails(after r: Int) -> SuffixGroups {
+        precondition(r >= 1 && r < Self.exactSliceBound)
+        if let known = plainTailGroups.withLock({ $0[r] }) { return known }
+        var pairs: [UInt64] = [], characters: [UInt8] = []
+        for id in 0..<plainCounts.count where Int(plainCounts[id]) > r {
+            let start = Int(tokenOffsets[id])
+            var k = start
+            for _ in 0..<r { k += TokenSlice.utf8Length(lead: tokenBytes[k]) }
+            pairs.append(UInt64(id) << 16 | UInt64(k - start))
+            characters.append(plainCounts[id] == 255 ? 0 : plainCounts[id] - UInt8(r))
+        }
+        let groups = SuffixGroups(pairs: pairs, bytes: tokenBytes.baseAddress!, offsets: tokenOffsets.baseAddress!, tailCharacters: characters)
+        return plainTailGroups.withLock { made in
+            if let known = made[r] { return known }
+            made[r] = groups
+            return groups
+        }
+    }
+
+    /// The rooms r whose `plainTails(after:)` were made so far.
+    var plainTailsMade: [Int] { plainTailGroups.withLock { $0.keys.sorted() } }
+
     /// False when some excluded character alone leaves more than `maxGapTokens` plain tokens to a gap
     /// slice's trie (no gap slice can be made); 96 lookups.
     func gapMayFit(excluding excluded: ASCIISet) -> Bool {
@@ -190,5 +220,6 @@ public final class VocabularyIndex: @unchecked Sendable {
             + slices.reduce(0) { $0 + $1.byteCount } + exactSlices.reduce(0) { $0 + $1.byteCount } + plainCounts.count
             + plainASCII.count * MemoryLayout<ASCIISet>.stride + plainTokensHolding.count * 8
             + gapSlices.withLock { $0.values.reduce(0) { $0 + ($1?.byteCount ?? 0) } } + classSlices.byteCount
+            + plainTailGroups.withLock { $0.values.reduce(0) { $0 + $1.byteCount } }
     }
 }

@@ -34,17 +34,19 @@ private typealias S = MaskTestSupport
     /// last block's end, tails of 3 or more characters must be refused although the block's caller
     /// also has a state with more room (another way to split the same text). With 5,000 words more than
     /// `SuffixGroups.bucketMinimum` tokens cross a block's end, so their plain tails are bucketed by
-    /// length instead of grouped.
+    /// length instead of grouped. Any plain character may follow a block, so the tails are the
+    /// vocabulary's, shared by every block end with the same room (`VocabularyIndex.plainTails`).
     @Test(arguments: [2_000, 5_000])
     func masksStayExactAcrossBlockEnds(wordCount: Int) throws {
         let hundred = String(repeating: "a", count: 100)
         let words = (0..<wordCount).map { "b\($0)" }
         //                                 0    1     2        3..<wordCount + 3, then </s>
         let vocab = S.vocabulary(["a", "\"", hundred] + words)
-        let g = try S.compiled(gbnf: #"""
+        let index = try VocabularyIndex(vocab)
+        let g = try CompiledGrammar(try Grammar(gbnf: #"""
             root ::= "\"" c{130,59908} "\""
             c ::= [^"\\\x00-\x1F]
-            """#, vocab)
+            """#), vocabulary: index)
         #expect(g.keptRules.contains { $0.hasSuffix("{128}") }, "the repeat was not split into blocks: \(g.keptRules)")
         let chars = [1, 0, 100] + words.map { $0.count }
         var m = GrammarMatcher(g)
@@ -64,5 +66,7 @@ private typealias S = MaskTestSupport
             }
             #expect(try S.allowed(&m) == expected, "after \(used) characters")
         }
+        // Each room met at a block end along the stops is made once, for all the block ends that have it.
+        #expect(index.plainTailsMade == [1, 2, 3, 4, 5, 6, 7])
     }
 }

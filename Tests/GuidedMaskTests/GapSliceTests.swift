@@ -40,4 +40,18 @@ private typealias S = MaskTestSupport
         #expect(Set(try #require(slice.gap).nodes.filter(\.hasToken).map { Int($0.token) }) == [3, 4, 7, 8, 11])
         #expect(index.gapSlice(excluding: dash) === slice)
     }
+
+    /// Every slice reads all printable characters of plain text but a gap slice's few excluded ones:
+    /// with 6 rejected the gap slice still applies, with 7 no slice is checked for (`chooseSlice`
+    /// stops at once, `rejectsPrintableText`).
+    @Test(arguments: [("ABCDEF", 6, true), ("ABCDEFG", 7, false), ("", 0, true)])
+    func slicesAreNotCheckedWhereMoreThanAGapIsRejected(excluded: String, rejected: Int, slice: Bool) throws {
+        let index = try VocabularyIndex(S.vocabulary(Self.tokens))
+        let g = try CompiledGrammar(try Grammar(gbnf: #"root ::= "\"" [^"\\"# + excluded + #"]* "\"""#), vocabulary: index)
+        var m = GrammarMatcher(g)
+        try m.accept(token: 9)
+        let state = m.engine.nodes[Int(m.sets[Int(m.current.setStart)])].state
+        #expect(m.rejectsPrintableText(state) == rejected)
+        #expect((m.chooseSlice(state: state) != nil) == slice)
+    }
 }

@@ -94,6 +94,7 @@ extension GrammarMatcher {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
                 if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+                if entry.hasSharedTails { walkSuffixes(entry.sharedTails, below: node.parent, mask: mask) }
                 return
             }
             if !entry.acceptedWords.isEmpty {
@@ -102,6 +103,7 @@ extension GrammarMatcher {
                     walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
                 }
                 if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+                if entry.hasSharedTails { walkSuffixes(entry.sharedTails, below: node.parent, mask: mask) }
                 return
             }
             mask.update(repeating: 0, count: words)
@@ -126,6 +128,7 @@ extension GrammarMatcher {
             walkTokens(entry.uncertain, state: node.state, base: node.parent, mask: mask)
         }
         if entry.hasSuffixes { walkSuffixes(entry.suffixes, below: node.parent, mask: mask) }
+        if entry.hasSharedTails { walkSuffixes(entry.sharedTails, below: node.parent, mask: mask) }
     }
 
     /// The cached entry for `state`, building it with a trie walk over an unknown stack if needed.
@@ -178,29 +181,38 @@ extension GrammarMatcher {
         if !ok { return compiled.store(.dense, for: key) }
         let t = compiled.tables
         var tailCharacters: [UInt8]? = nil
+        var sharedTails = SuffixGroups.empty
         if let r = returnsAfter, !atBottom {
             // The rule returns after exactly r more characters: every longer plain token is a tail read by
-            // the caller from its (r + 1)-th character on. Listed here from the character counts instead
-            // of walked (the walk of ~140k such tokens was most of a block end's first mask, 6-10 ms).
-            let counts = compiled.vocabulary.plainCounts
+            // the caller from its (r + 1)-th character on. Listed from the character counts instead of
+            // walked (the walk of ~140k such tokens was most of a block end's first mask, 6-10 ms), and,
+            // where the caller may read any plain character next, taken from the vocabulary's lists
+            // shared by every such state (grouping them was 1.3-2.5 ms per state).
             let rule = compiled.automaton.ruleIndex(of: state) ?? -1
-            var known = [UInt8](repeating: 0, count: suffixPairs.count)
-            known.reserveCapacity(counts.count)
-            for id in 0..<counts.count where Int(counts[id]) > r {
-                let start = Int(t.tokenOffsets[id])
-                var k = start
-                for _ in 0..<r { k += TokenSlice.utf8Length(lead: t.tokenBytes[k]) }
-                if rule >= 0 && !t.automaton.follow.follows(rule, Int(t.classOf[Int(t.tokenBytes[k])])) { continue }
-                suffixPairs.append(UInt64(id) << 16 | UInt64(k - start))
-                known.append(counts[id] == 255 ? 0 : counts[id] - UInt8(r))
+            if rule < 0 || compiled.followsAllPlainText(rule) {
+                sharedTails = compiled.vocabulary.plainTails(after: r)
+                if suffixPairs.count + sharedTails.pairCount > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
+            } else {
+                let counts = compiled.vocabulary.plainCounts
+                var known = [UInt8](repeating: 0, count: suffixPairs.count)
+                known.reserveCapacity(counts.count)
+                for id in 0..<counts.count where Int(counts[id]) > r {
+                    let start = Int(t.tokenOffsets[id])
+                    var k = start
+                    for _ in 0..<r { k += TokenSlice.utf8Length(lead: t.tokenBytes[k]) }
+                    if !t.automaton.follow.follows(rule, Int(t.classOf[Int(t.tokenBytes[k])])) { continue }
+                    suffixPairs.append(UInt64(id) << 16 | UInt64(k - start))
+                    known.append(counts[id] == 255 ? 0 : counts[id] - UInt8(r))
+                }
+                tailCharacters = known
+                if suffixPairs.count > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
             }
-            tailCharacters = known
-            if suffixPairs.count > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
         }
         let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets, tailCharacters: tailCharacters)
         if let base {
-            return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain, suffixes: suffixes), for: key)
+            return compiled.store(MaskCacheEntry(slice: base, accepted: accepted, uncertain: uncertain, suffixes: suffixes,
+                                                 sharedTails: sharedTails), for: key)
         }
-        return compiled.store(MaskCacheEntry(acceptedWords: accepted, uncertain: uncertain, suffixes: suffixes), for: key)
+        return compiled.store(MaskCacheEntry(acceptedWords: accepted, uncertain: uncertain, suffixes: suffixes, sharedTails: sharedTails), for: key)
     }
 }
