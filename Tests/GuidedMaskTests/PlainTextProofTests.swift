@@ -44,13 +44,17 @@ private typealias S = MaskTestSupport
     }
 
     /// Which states ask the proof first (`branchesOnText`): a name trie, whose characters lead to each
-    /// name's next prefix and to the escape, does; a bounded string's position, whose characters all
-    /// lead to the next position, does not.
+    /// name's next prefix and to the escape, does, also where only one name goes on; a bounded string's
+    /// position, whose characters all lead to the next position, does not.
     @Test func nameTriesBranchOnTextAndStringPositionsDoNot() throws {
         let trie = try S.compiled(gbnf: #"root ::= ("name" | "kind" | [^"\\nk] [^"\\]*) "\"""#, S.vocabulary(["a", "\""]))
         var m = GrammarMatcher(trie)
         let trieBranches = m.branchesOnText(trie.startState)
         #expect(trieBranches)
+        let one = try S.compiled(gbnf: #"root ::= ("track" | [^"\\t] [^"\\]*) "\"""#, S.vocabulary(["a", "\""]))
+        m = GrammarMatcher(one)
+        let oneBranches = m.branchesOnText(one.startState)
+        #expect(oneBranches, "one declared name going on, and the escape")
         let string = try S.compiled(gbnf: #"root ::= [^"\\]{0,40} "\"""#, S.vocabulary(["a", "\""]))
         m = GrammarMatcher(string)
         let stringBranches = m.branchesOnText(string.startState)

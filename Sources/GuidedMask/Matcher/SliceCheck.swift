@@ -66,22 +66,24 @@ extension GrammarMatcher {
         return rejected
     }
 
-    /// True when the printable ASCII characters of plain text lead from `state` to more than two
-    /// states: a name trie (each name's next character, and the escape to any other name), not a
+    /// True when the printable ASCII characters of plain text lead from `state` to more than one
+    /// state: a name trie (a declared name's next character, and the escape to any other name, even
+    /// where a single declared name goes on: after `track` in an object with `tracking` and undeclared
+    /// names the 16-character check built ~500 states, 1.1 ms, before the proof answered at once), not a
     /// position of a bounded string (every character to the next position), where the proof would
     /// follow the chain of positions to its end before failing there. The walk reads nearly all of
     /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
     mutating func branchesOnText(_ state: Int32) -> Bool {
         let t = compiled.tables
-        var first: Int32 = 0, second: Int32 = 0
+        var first: Int32 = 0
         var seen = [Bool](repeating: false, count: t.classCount)
         for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C {
             let cls = Int(t.classOf[Int(b)])
             if seen[cls] { continue }
             seen[cls] = true
             let target = t.target(state, cls)
-            if target < 0 || target == first || target == second { continue }
-            if first == 0 { first = target } else if second == 0 { second = target } else { return true }
+            if target < 0 || target == first { continue }
+            if first == 0 { first = target } else { return true }
         }
         return false
     }
