@@ -94,4 +94,25 @@ import GuidedSchema
         #expect(!JSONSchemaTestSupport.accepts(g, #"{"x":2}"#))
         #expect(!JSONSchemaTestSupport.accepts(g, #"{"x":2,"x":2}"#))
     }
+
+    /// A `minProperties` that only two or more undeclared members could reach (a map of at least two
+    /// entries) accepts no object, and the compile says so with a warning naming the keyword and the
+    /// object; with a declared member to count beside one undeclared member, or with at most one
+    /// undeclared member allowed (then no instance exists), it does not.
+    @Test func minPropertiesReachedOnlyByUndeclaredMembersIsReported() throws {
+        func warnings(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) throws -> [String] {
+            try JSONSchemaCompiler.compileReportingWarnings(try JSONParser.parse(schema), options: options).warnings.map(\.description)
+        }
+        let map = #"{"type":"object","properties":{"m":{"type":"object","minProperties":2,"patternProperties":{"^[a-z]+$":{"type":"integer"}},"additionalProperties":false}}}"#
+        #expect(try warnings(map) == ["keyword 'minProperties' at /properties/m: 2 members are needed and no declared members can be written; undeclared members count as one at most, because the grammar cannot keep their keys distinct; no such object is accepted"])
+        let g = try JSONSchemaTestSupport.compile(map)
+        #expect(JSONSchemaTestSupport.accepts(g, #"{}"#))
+        #expect(!JSONSchemaTestSupport.accepts(g, #"{"m":{"a":1,"b":2}}"#))
+        #expect(try warnings(#"{"type":"object","properties":{"a":{}},"minProperties":3}"#)
+            == ["keyword 'minProperties' at the root: 3 members are needed and only 1 declared member can be written; undeclared members count as one at most, because the grammar cannot keep their keys distinct; no such object is accepted"])
+        #expect(try warnings(#"{"type":"object","properties":{"a":{}},"minProperties":2}"#).isEmpty)
+        var single = JSONSchemaCompileOptions()
+        single.maxUndeclaredProperties = 1
+        #expect(try warnings(map, single).isEmpty)
+    }
 }

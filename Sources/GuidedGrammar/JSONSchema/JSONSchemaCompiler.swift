@@ -52,7 +52,9 @@ public enum JSONSchemaCompiler {
                     }
                 }
                 var lowering = SchemaLowering(document: document, options: options)
-                return JSONSchemaCompilation(grammar: try lowering.lowerRoot(), warnings: warnings)
+                let grammar = try lowering.lowerRoot()
+                if reportWarnings { warnings += lowering.warnings }
+                return JSONSchemaCompilation(grammar: grammar, warnings: warnings)
             }
         } catch {
             // A spent budget shows up wherever the compile was (an automaton that gave up, a location

@@ -25,6 +25,11 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
         /// `additionalProperties` and `additionalItems`): read as later drafts read it, `true` allowing
         /// any value and `false` none (`keyword` is the keyword holding it, "" at the root).
         case draft4BooleanSchema
+        /// An object whose `minProperties` only two or more undeclared members could reach (a map of
+        /// at least two entries, `keyword` is `minProperties`): undeclared members count as one at most
+        /// toward it, because no grammar keeps their keys distinct, so no such object is accepted (a
+        /// departure; where the object is required, nothing at all is).
+        case minimumByUndeclaredMembers
 
         /// Whether the warning is about a keyword the draft ignores, the kinds
         /// `JSONSchemaCompileOptions.ignoredKeywords` governs.
@@ -61,6 +66,7 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
         case .unknownFormat: return "format '\(format)' \(at): \(reason); ignored"
         case .otherDraftFormat: return "format '\(format)' \(at): \(reason); enforced as they define it"
         case .draft4BooleanSchema: return "boolean schema \(at): \(reason)"
+        case .minimumByUndeclaredMembers: return "keyword '\(keyword)' \(at): \(reason); no such object is accepted"
         }
     }
 
@@ -69,7 +75,8 @@ public struct JSONSchemaWarning: Sendable, Equatable, CustomStringConvertible {
     public var reason: String {
         switch kind {
         case .unknownKeyword: return detail.isEmpty ? "a keyword of no draft" : detail
-        case .otherDraftKeyword, .ignoredBesideReference, .unknownFormat, .otherDraftFormat, .draft4BooleanSchema: return detail
+        case .otherDraftKeyword, .ignoredBesideReference, .unknownFormat, .otherDraftFormat, .draft4BooleanSchema,
+             .minimumByUndeclaredMembers: return detail
         }
     }
 

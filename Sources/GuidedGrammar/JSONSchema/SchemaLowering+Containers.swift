@@ -368,6 +368,16 @@ extension SchemaLowering {
         } else {
             undeclaredCap = undeclaredLimit
         }
+        // Where `minProperties` can be reached only with two or more undeclared members (a map of at least
+        // two entries), no instance is accepted: say so, since the grammar alone reads as empty there.
+        let writable = members.filter { !$0.forbidden }.count
+        if !undeclaredMember.isNothing, undeclaredLimit > 1, f.minProperties > writable + 1,
+           f.maxProperties.map({ $0 >= f.minProperties }) ?? true,
+           !warnings.contains(where: { $0.kind == .minimumByUndeclaredMembers && $0.pointer == f.objectPointer }) {
+            warnings.append(JSONSchemaWarning(
+                .minimumByUndeclaredMembers, keyword: "minProperties", pointer: f.objectPointer,
+                detail: "\(f.minProperties) members are needed and \(writable == 0 ? "no" : "only \(writable)") declared member\(writable == 1 ? "" : "s") can be written; undeclared members count as one at most, because the grammar cannot keep their keys distinct"))
+        }
         // Dependencies between members, by index.
         var index: [String: Int] = [:]
         for (i, m) in members.enumerated() { index[m.name] = i }

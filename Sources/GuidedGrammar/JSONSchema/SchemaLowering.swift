@@ -18,6 +18,9 @@ struct SchemaLowering {
     var pureReferenceTargets: [Int: Int] = [:]
     var sharedRules: [String: RuleID] = [:]
     var depth = 0
+    /// What the lowering found that compiles but rejects instances a reader would expect to pass
+    /// (`JSONSchemaWarning.Kind.minimumByUndeclaredMembers`), one per schema location.
+    var warnings: [JSONSchemaWarning] = []
     var patternExprs: [String: GrammarExpr] = [:]
     var patternDFAs: [String: ByteDFA] = [:]
     var anyContent: ByteDFA? = nil
