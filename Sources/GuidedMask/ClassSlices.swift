@@ -35,24 +35,21 @@ final class ClassSlices: @unchecked Sendable {
     static let maxSets = 256
 
     /// A token's characters: its printable ASCII bytes, the `wideBit` when its other bytes are
-    /// non-ASCII characters of plain text, whole or (the last one) begun, with the `spaceBit` when one of
-    /// them is a whole space of `\s` (`SpacelessUTF8`), and the `otherBit` for anything else (a control
-    /// byte, a character the token begins inside of, a line separator). A state that reads every string
-    /// over a class with the `wideBit` reads every byte of every such character (`readsEveryString`), so
-    /// a token that stops inside one leaves a character that can be completed (a begun space too: each
-    /// lead byte of one also begins characters that are not spaces).
+    /// non-ASCII characters of plain text, whole or (the last one) begun, and the `otherBit` for anything
+    /// else (a control byte, a character the token begins inside of, a line separator). A state that
+    /// reads every string over a class with the `wideBit` reads every byte of every such character
+    /// (`readsEveryString`), so a token that stops inside one leaves a character that can be completed.
     static func characters(of bytes: UnsafeBufferPointer<UInt8>) -> ASCIISet {
         var set = ASCIISet()
         var u = SliceUTF8.boundary
-        for (k, b) in bytes.enumerated() {
+        for b in bytes {
             if u == SliceUTF8.boundary && b < 0x80 {
                 set.insertAny(b)
                 continue
             }
-            if u == SliceUTF8.boundary && SpacelessUTF8.isSpace(bytes, at: k) { set.high |= ASCIISet.spaceBit }
             u = SliceUTF8.next(u, b)
             if u == SliceUTF8.reject {
-                set.high &= ~(ASCIISet.wideBit | ASCIISet.spaceBit)
+                set.high &= ~ASCIISet.wideBit
                 set.insertAny(0)
                 return set
             }

@@ -36,8 +36,6 @@ public final class CompiledGrammar: @unchecked Sendable {
     /// The byte classes holding printable ASCII characters of plain text (not `"` or `\`), with how many
     /// each holds: every token slice reads all of them but a gap slice's few (`chooseSlice`).
     let plainASCIIClasses: [(cls: Int, characters: Int)]
-    /// `sliceEdges` for `SpacelessUTF8`, made when a class check first asks (most grammars never do).
-    private let spacelessEdgesMade = Locked<[[(cls: Int, u: UInt8)]]?>(nil)
     /// The byte classes that begin a character of plain text (`SliceUTF8`: printable ASCII but `"` and
     /// `\`, and the lead bytes).
     let plainFirstClasses: [Int]
@@ -95,24 +93,6 @@ public final class CompiledGrammar: @unchecked Sendable {
         for b in 0x20...0x7F where b != 0x22 && b != 0x5C { plainCounts[Int(automaton.classOf[b])] += 1 }
         plainASCIIClasses = plainCounts.indices.filter { plainCounts[$0] > 0 }.map { ($0, plainCounts[$0]) }
         plainFirstClasses = Array(Set(sliceEdges[Int(SliceUTF8.boundary)].map(\.cls))).sorted()
-    }
-
-    /// Per state of `SpacelessUTF8`: the distinct (byte class, next state) pairs of its bytes.
-    var spacelessEdges: [[(cls: Int, u: UInt8)]] {
-        spacelessEdgesMade.withLock { made in
-            if let made { return made }
-            let edges = (0..<SpacelessUTF8.stateCount).map { u -> [(cls: Int, u: UInt8)] in
-                var seen = Set<Int>()
-                var pairs: [(cls: Int, u: UInt8)] = []
-                for (b, next) in SpacelessUTF8.edges[u] {
-                    let cls = Int(automaton.classOf[Int(b)])
-                    if seen.insert(cls * SpacelessUTF8.stateCount + Int(next)).inserted { pairs.append((cls, next)) }
-                }
-                return pairs
-            }
-            made = edges
-            return edges
-        }
     }
 
     /// True when any character of plain text may follow `rule` (`RuleFollow`).

@@ -158,11 +158,6 @@ struct ASCIISet: Hashable, Sendable {
     /// (`GrammarMatcher.classSlice`).
     static let wideBit: UInt64 = 1 << 62
 
-    /// The bit standing for the non-ASCII characters ECMA-262's `\s` matches (`SpacelessUTF8`): a token's
-    /// set holds it beside the `wideBit` when it holds one of them whole; a class holds it when its
-    /// state reads them too.
-    static let spaceBit: UInt64 = 1 << 61
-
     /// Inserts `b`, or the `otherBit` when it is not printable ASCII.
     @inline(__always)
     mutating func insertAny(_ b: UInt8) {
@@ -182,11 +177,10 @@ struct ASCIISet: Hashable, Sendable {
     @inline(__always)
     mutating func formUnion(_ other: ASCIISet) { low |= other.low; high |= other.high }
 
-    /// Printable characters held (the `otherBit`, `wideBit` and `spaceBit` not counted).
-    var count: Int { low.nonzeroBitCount + (high & ~(Self.otherBit | Self.wideBit | Self.spaceBit)).nonzeroBitCount }
+    /// Printable characters held (neither the `otherBit` nor the `wideBit` counted).
+    var count: Int { low.nonzeroBitCount + (high & ~(Self.otherBit | Self.wideBit)).nonzeroBitCount }
 
     var holdsWide: Bool { high & Self.wideBit != 0 }
-    var holdsSpaces: Bool { high & Self.spaceBit != 0 }
     var isEmpty: Bool { low == 0 && high == 0 }
 }
 

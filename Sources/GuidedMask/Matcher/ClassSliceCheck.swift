@@ -37,11 +37,9 @@ extension GrammarMatcher {
         for b in UInt8(0x20)...UInt8(0x7F) where classTarget[Int(t.classOf[Int(b)])] == main.key { ascii.insert(b) }
         let classes = classTarget.filter { $0.value == main.key }.map(\.key).sorted()
         let slices = compiled.vocabulary.classSlices
-        // Every non-ASCII character, those but the spaces of `\s` (a `pattern` on `\S`), or none.
-        for wide in [WideCharacters.all, .spaceless, .none] {
+        for wide in [true, false] {
             var characters = ascii
-            if wide != .none { characters.high |= ASCIISet.wideBit }
-            if wide == .all { characters.high |= ASCIISet.spaceBit }
+            if wide { characters.high |= ASCIISet.wideBit }
             // No token over C is longer than `longest`, so reading every string of up to `longest` bytes
             // is as good as reading every string: the check never looks deeper than a member can read.
             // (A small vocabulary's short tokens thus make states the walk would not make.)
@@ -59,40 +57,29 @@ extension GrammarMatcher {
         return nil
     }
 
-    /// Which non-ASCII characters of plain text a class holds.
-    enum WideCharacters {
-        case none
-        /// Every one (`SliceUTF8`).
-        case all
-        /// All but the spaces of `\s` (`SpacelessUTF8`).
-        case spaceless
-    }
-
-    /// True when every string over `classes` (single bytes between characters) and the non-ASCII
-    /// characters `wide` names, of up to `maxLength` bytes, has a transition path
+    /// True when every string over `classes` (single bytes between characters) and, with `wide`, every
+    /// non-ASCII character of plain text (`SliceUTF8`), of up to `maxLength` bytes, has a transition path
     /// from `state`. A breadth-first search over (state, position inside a character) pairs, each taken
     /// once at the fewest bytes that reach it: every pair reached within `maxLength - 1` bytes must read
     /// all of the bytes. It fails at the first pair missing one, or past its budget; a loop closes after
     /// a handful of pairs, whatever `maxLength`.
-    private mutating func readsEveryString(over classes: [Int], wide: WideCharacters, from state: Int32, maxLength: Int) -> Bool {
+    private mutating func readsEveryString(over classes: [Int], wide: Bool, from state: Int32, maxLength: Int) -> Bool {
         let t = compiled.tables
-        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1) * (wide == .none ? 1 : 4)
-        let inside: [[(cls: Int, u: UInt8)]] = wide == .spaceless ? compiled.spacelessEdges : compiled.sliceEdges
+        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1) * (wide ? 4 : 1)
         let boundaryEdges = classes.map { (cls: $0, u: SliceUTF8.boundary) }
-            + (wide == .none ? [] : inside[Int(SliceUTF8.boundary)].filter { $0.u != SliceUTF8.boundary })
-        let states = SpacelessUTF8.stateCount
+            + (wide ? compiled.sliceEdges[Int(SliceUTF8.boundary)].filter { $0.u != SliceUTF8.boundary } : [])
         visited.reset()
-        _ = visited.insert(Int(state) * states + Int(SliceUTF8.boundary))
+        _ = visited.insert(Int(state) * SliceUTF8.stateCount + Int(SliceUTF8.boundary))
         var layer: [(state: Int32, u: UInt8)] = [(state, SliceUTF8.boundary)]
         var next: [(state: Int32, u: UInt8)] = []
         var length = 0
         while !layer.isEmpty && length < maxLength {
             next.removeAll(keepingCapacity: true)
             for (q, u) in layer {
-                for (cls, u2) in u == SliceUTF8.boundary ? boundaryEdges : inside[Int(u)] {
+                for (cls, u2) in u == SliceUTF8.boundary ? boundaryEdges : compiled.sliceEdges[Int(u)] {
                     let target = t.target(q, cls)
                     if target < 0 { return false }
-                    if visited.insert(Int(target) * states + Int(u2)) {
+                    if visited.insert(Int(target) * SliceUTF8.stateCount + Int(u2)) {
                         if visited.count > budget { return false }
                         next.append((target, u2))
                     }
