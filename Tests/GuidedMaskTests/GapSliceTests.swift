@@ -38,6 +38,9 @@ private typealias S = MaskTestSupport
         let slice = try #require(index.gapSlice(excluding: dash))
         #expect(S.ids(in: Array(slice.members)) == [1, 2, 10])
         #expect(Set(try #require(slice.gap).nodes.filter(\.hasToken).map { Int($0.token) }) == [3, 4, 7, 8, 11])
+        // The plain tokens holding each character (those with a quote are not plain text).
+        func holding(_ c: Character) -> Int { index.plainTokensHolding[Int(c.asciiValue!) - 0x20] }
+        #expect([holding("-"), holding("a"), holding("f"), holding("\""), holding("z")] == [5, 3, 1, 0, 0])
         #expect(index.gapSlice(excluding: dash) === slice)
     }
 
