@@ -1,14 +1,18 @@
-// A C model of two fork-join protocols for loops of 64 batch-fill rows (GuidedSync/ForkJoinPool.swift),
+// A C model of the fork-join protocols for loops of 64 batch-fill rows (GuidedSync/ForkJoinPool.swift),
 // to tell the protocol's cost from the engine's on a given machine (docs/performance.md, "Batch fill on
 // threads"). Each protocol keeps 15 spinning workers; the caller takes part; participant p first takes its
 // own contiguous range of rows, then steals.
 //   A (the pool before 2026-12-03): one shared ticket that every worker spins on, one shared counter of
 //     active participants, range cursors written by the caller.
-//   B (the pool since): a slot of its own per worker (the caller posts size, participants and the state
-//     word into it; the worker claims by compare-exchange and marks it finished), the caller cancels the
-//     postings nobody claimed; no line is written by all participants.
+//   B (the pool of 2026-12-03): a slot of its own per worker (the caller posts size, participants and the
+//     state word into it; the worker claims by compare-exchange and marks it finished), the caller cancels
+//     the postings nobody claimed; no line is written by all participants.
+//   C (the pool since 2026-12-04): B, posting with release stores and one fence, joining by a load of
+//     each state first (a compare-exchange only for a posting nobody claimed).
+//   D: C without stealing, for reference: what stealing costs where no row is slow.
 // Bodies: empty, a 19 KB row copy from one of 24 sources, ~1 µs of arithmetic. Prints the median µs per
-// loop over 3,000 loops and the speed-up against one thread, three rounds of both protocols.
+// loop over 3,000 loops and the speed-up against one thread, three rounds of each protocol, and how many
+// rows a thief ran.
 //
 //   cc -O2 -pthread -o fork_join_model Benchmarks/fork-join-model/fork_join_model.c && ./fork_join_model
 #define _GNU_SOURCE
@@ -109,14 +113,18 @@ typedef struct {
 static slot_t slots[MAX_THREADS];
 static uint64_t b_generation;
 
+static int post_release, join_load_first, no_steal;
+static _Atomic long stolen;
+
 static void b_work(int p, int count) {
-    for (int k = 0; k < count; k++) {
+    for (int k = 0; k < (no_steal ? 1 : count); k++) {
         int q = (p + k) % count;
         long end = range_end(q, ROWS, count);
         if (k > 0 && (long)atomic_load_explicit(&slots[q].cursor, memory_order_relaxed) >= end) continue;
         for (;;) {
             long i = (long)atomic_fetch_add_explicit(&slots[q].cursor, 1, memory_order_relaxed);
             if (i >= end) break;
+            if (k > 0) atomic_fetch_add_explicit(&stolen, 1, memory_order_relaxed);
             body((int)i);
         }
     }
@@ -141,16 +149,28 @@ static void *b_worker(void *arg) {
     }
 }
 
+// Variants of B, set per protocol letter: C posts with release stores and one fence (no locked
+// operation per worker) and joins by loading each state first (a compare-exchange only for a posting
+// nobody claimed); D is C without stealing (each participant runs its own range only).
 static void b_run(int count) {
     uint64_t g = ++b_generation << 2;
     for (int p = 0; p < count; p++) {
         atomic_store_explicit(&slots[p].cursor, (uint64_t)((long)p * ROWS / count), memory_order_relaxed);
         slots[p].count = count;
     }
-    for (int p = 1; p < count; p++) atomic_store(&slots[p].state, g | POSTED);
+    if (post_release) {
+        for (int p = 1; p < count; p++) atomic_store_explicit(&slots[p].state, g | POSTED, memory_order_release);
+        atomic_thread_fence(memory_order_seq_cst);
+    } else {
+        for (int p = 1; p < count; p++) atomic_store(&slots[p].state, g | POSTED);
+    }
     b_work(0, count);
     for (int p = 1; p < count; p++) {
         uint64_t expected = g | POSTED;
+        if (join_load_first) {
+            uint64_t s = atomic_load_explicit(&slots[p].state, memory_order_acquire);
+            if (s == (g | FINISHED)) continue;
+        }
         if (atomic_compare_exchange_strong(&slots[p].state, &expected, g | FINISHED)) continue;
         while (atomic_load_explicit(&slots[p].state, memory_order_acquire) != (g | FINISHED)) _mm_pause();
     }
@@ -193,11 +213,15 @@ int main(void) {
     memset(rows, 1, (size_t)ROWS * WORDS * 4);
     pthread_t workers[MAX_THREADS - 1];
     for (int round = 0; round < ROUNDS; round++) {
-        for (int protocol = 0; protocol < 2; protocol++) {
+        for (int protocol = 0; protocol < 4; protocol++) {
             // One protocol's workers at a time: spinning workers of the other would take the cores.
             atomic_store(&quit, 0);
+            post_release = join_load_first = protocol >= 2;
+            no_steal = protocol == 3;
+            atomic_store(&stolen, 0);
             for (long k = 0; k < MAX_THREADS - 1; k++) pthread_create(&workers[k], 0, protocol ? b_worker : a_worker, (void *)k);
-            measure(protocol ? 'B' : 'A', protocol ? b_run : a_run);
+            measure("ABCD"[protocol], protocol ? b_run : a_run);
+            printf("%c rows run by a thief: %ld\n", "ABCD"[protocol], (long)atomic_load(&stolen));
             atomic_store(&quit, 1);
             for (int k = 0; k < MAX_THREADS - 1; k++) pthread_join(workers[k], 0);
         }

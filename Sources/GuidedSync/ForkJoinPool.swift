@@ -112,11 +112,19 @@ public final class ForkJoinPool: @unchecked Sendable {
                 Self.setWord(slot, Self.participantsOffset, Int64(count))
                 slot.storeBytes(of: jobPointer, toByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self)
             }
-            for p in 1..<count { guided_store_u64_seq_cst(Self.state(slot(p)), g | Self.posted) }
+            // Release stores, one fence after them all: a sequentially consistent store is a locked
+            // instruction that waits for its line, and the line is in the spinning worker's cache, so
+            // seven of them in a row cost seven transfers one after the other; plain stores overlap theirs.
+            // The fence orders the postings before `wakeSleepers` reads the count of sleepers.
+            for p in 1..<count { guided_store_u64_release(Self.state(slot(p)), g | Self.posted) }
+            guided_fence_seq_cst()
             wakeSleepers()
             work(as: 0, iterations: n, participants: count, job)
             for p in 1..<count {
                 let state = Self.state(slot(p))
+                // A load first: a worker has almost always finished by now, and a compare-exchange would
+                // take each finished slot's line for itself, one transfer after another.
+                if guided_load_u64_acquire(state) == g | Self.finished { continue }
                 if guided_cas_u64(state, g | Self.posted, g | Self.finished) { continue }
                 while guided_load_u64_acquire(state) != g | Self.finished { guided_cpu_relax() }
             }
@@ -163,8 +171,8 @@ public final class ForkJoinPool: @unchecked Sendable {
     }
 
     /// Sleeping workers learn of a posted slot here; spinning ones see it themselves. A worker counts
-    /// itself in `sleepers` before it reads its state a last time and waits, and the caller posts before it
-    /// reads `sleepers` (both sequentially consistent): one of the two sees the other.
+    /// itself in `sleepers` before it reads its state a last time and waits (both sequentially consistent),
+    /// and the caller posts, fences and then reads `sleepers`: one of the two sees the other.
     private func wakeSleepers() {
         if sleepers.load(ordering: .sequentiallyConsistent) == 0 { return }
         pthread_mutex_lock(mutex)

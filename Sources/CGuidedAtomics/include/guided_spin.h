@@ -48,6 +48,13 @@ static inline __attribute__((always_inline)) void guided_store_u64_seq_cst(uint6
     __atomic_store_n(p, v, __ATOMIC_SEQ_CST);
 }
 
+// A full fence: the caller's posting stores (release, each one a plain store on x86-64) are ordered
+// before its next load, here the count of sleeping workers, with one fence for all of them instead of a
+// locked store per worker.
+static inline __attribute__((always_inline)) void guided_fence_seq_cst(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 // Replaces *p by `desired` if it holds `expected`; true if it did. Acquire-release: the winner sees what
 // the slot's poster wrote before posting, and the loser what the winner wrote before its own release.
 static inline __attribute__((always_inline)) _Bool guided_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
