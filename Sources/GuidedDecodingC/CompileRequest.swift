@@ -82,9 +82,12 @@ struct CompileRequest: Hashable, Sendable {
             switch value.stringValue {
             case "declared": o.propertyOrder = .declared
             case "member_sets": o.propertyOrder = .memberSets
-            case "flexible": o.propertyOrder = .flexible
+            case "flexible":
+                // Member sets accept every order the two flexible ones did (docs/json-schema.md).
+                throw CallError(.invalidArgument, "options_json: \"property_order\": \"flexible\" is retired: \"member_sets\" "
+                                + "accepts members in every order, the two flexible ones among them; \"declared\" keeps the schema's order for generation")
             case "any_order": o.propertyOrder = .anyOrder(maxMembers: JSONSchemaCompileOptions.PropertyOrder.defaultMaxMembers)
-            default: throw bad(key, "\"declared\", \"member_sets\", \"any_order\" or \"flexible\"")
+            default: throw bad(key, "\"declared\", \"member_sets\" or \"any_order\"")
             }
         case "additional_properties":
             switch value.stringValue {

@@ -34,7 +34,7 @@ struct CommandLineTests {
         Case(tool: "guided-conformance", subcommand: "jsts",
              options: ["--vocab", "--preset", "--property-order", "--strict-formats", "--lenient-formats", "--cpu-time", "--trace-slow", "--draft"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--property-order", "random"],
-             badValueLine: "guided-conformance jsts: invalid value 'random' for --property-order: expected sets, declared, flexible, any or any:N (N = maxMembers)"),
+             badValueLine: "guided-conformance jsts: invalid value 'random' for --property-order: expected sets, declared, any or any:N (N = maxMembers)"),
         Case(tool: "guided-conformance", subcommand: "maskbench",
              options: ["--vocab", "--preset", "--property-order", "--strict-formats", "--lenient-formats", "--cpu-time", "--trace-slow", "--output", "--timeout", "--limit"],
              badValue: ["DIR", "--vocab", "qwen2.tiktoken", "--timeout", "-1"],
@@ -149,6 +149,18 @@ struct CommandLineTests {
             #expect(r.out.isEmpty)
             #expect(r.firstErrLine == "guided-conformance \(command): --lenient-formats is retired: formats no draft defines are ignored "
                     + "by default (the drafts' rule), every defined format is enforced or refused by name; --strict-formats refuses undefined ones")
+        }
+    }
+
+    /// `--property-order flexible` (declared or required-first order) is subsumed by member sets, the
+    /// default: refused with the reason and what to use instead, before anything is read.
+    @Test func flexibleOrderIsRetiredWithAReason() throws {
+        for command in ["jsts", "maskbench", "sample"] {
+            let r = try ToolProcess.run("guided-conformance", [command, "DIR", "--vocab", "qwen2.tiktoken", "--property-order", "flexible"])
+            #expect(r.status == 2)
+            #expect(r.out.isEmpty)
+            #expect(r.firstErrLine == "guided-conformance \(command): --property-order flexible is retired: sets (the default) accepts "
+                    + "members in every order, the two flexible ones among them; declared keeps the schema's order for generation")
         }
     }
 

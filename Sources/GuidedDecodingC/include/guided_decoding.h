@@ -150,7 +150,8 @@ gd_status gd_compiler_cache_size(gd_compiler_t *compiler, size_t *count);
  * be NULL or a JSON object:
  *   "whitespace": "bounded" (default: runs of at most 20, 4 inline) | "compact" | "unbounded"
  *                 | {"max_run": N, "inline_run": M}
- *   "property_order": "declared" (default) | "member_sets" | "any_order" | "flexible"
+ *   "property_order": "declared" (default) | "member_sets" | "any_order"   ("flexible" is retired:
+ *                     GD_ERR_INVALID_ARGUMENT saying so; "member_sets" accepts every order it did)
  *   "max_members": N (for "any_order"; default 8)
  *   "additional_properties": "allow" (default) | "forbid"   (what an absent additionalProperties means)
  *   "unknown_formats": "ignore" (default: a format no draft defines is an annotation) | "refuse"

@@ -123,13 +123,6 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// schema's `limits.maxAnyOrderUnits` is spent: it then rejects some valid instances, never accepts
         /// an invalid one. `PropertyOrder.defaultMaxMembers` is the suggested bound.
         case anyOrder(maxMembers: Int)
-        /// Declared order, or the required members first in the order `required` lists them and then the
-        /// others in declared order; undeclared (additional/pattern) members last in both. Two fixed
-        /// orders, so the grammar stays linear-sized where `.anyOrder` tracks member sets; each declared
-        /// member at most once, `required`, `min/maxProperties` and `dependentRequired` exact. For schemas
-        /// whose `properties` order was lost (re-serialized with sorted keys, as Go maps and `sort_keys`
-        /// do) while their `required` array still gives the author's order.
-        case flexible
         /// Members in any order, of objects of any size: each declared member at most once, `required`
         /// exact, undeclared members anywhere. The object is one rule whose member calls carry a member
         /// bit, and the mask engine's automaton remembers which were written (its states are built as

@@ -397,15 +397,6 @@ extension SchemaLowering {
                 pointer: f.objectPointer)) {
             return anyOrder
         }
-        if options.propertyOrder == .flexible {
-            let orders = flexibleOrders(members, required: f.required)
-            if orders.count > 1 {
-                return try lowerObjectFlexible(AnyOrderObject(
-                    members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
-                    undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
-                    pointer: f.objectPointer), orders: orders)
-            }
-        }
         var tracked: [Int: Int] = [:]
         for d in deps { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }
         guard tracked.count <= 60 else {

@@ -109,6 +109,9 @@ int main(void) {
     MESSAGE("text is not valid UTF-8 (byte 11 of 15)");
     STATUS(gd_compile(compiler, GD_GRAMMAR_JSON_SCHEMA, "{}", 2, "{\"whitespace\": 3}", 0, &gbad), GD_ERR_INVALID_ARGUMENT);
     MESSAGE("options_json: \"whitespace\" must be \"bounded\", \"compact\", \"unbounded\" or {\"max_run\": N, \"inline_run\": M}");
+    STATUS(gd_compile(compiler, GD_GRAMMAR_JSON_SCHEMA, "{}", 2, "{\"property_order\": \"flexible\"}", 0, &gbad), GD_ERR_INVALID_ARGUMENT);
+    MESSAGE("options_json: \"property_order\": \"flexible\" is retired: \"member_sets\" accepts members in every order, the two "
+            "flexible ones among them; \"declared\" keeps the schema's order for generation");
     STATUS(gd_compile(compiler, GD_GRAMMAR_REGEX, "a", 1, "{\"whitespace\": \"compact\"}", 0, &gbad), GD_ERR_INVALID_ARGUMENT);
     STATUS(gd_compile(compiler, GD_GRAMMAR_JSON_SCHEMA, "{}", 2, "{", 0, &gbad), GD_ERR_INVALID_ARGUMENT);
     const char *refused = "{\"properties\": {\"a\": {\"$dynamicRef\": \"#x\"}}}";
