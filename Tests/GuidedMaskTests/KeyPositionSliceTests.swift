@@ -8,7 +8,7 @@ import GuidedTestSupport
 /// The key position of an object that admits undeclared members reads every plain text (a declared
 /// name, or any other): the slice checks (`chooseSlice`, `PlainTextProof`) decide it on a trie of 40
 /// declared names with an escape at every prefix. The masks at and inside keys must equal the
-/// brute-force reference's whichever check decides (docs/performance.md, "Tail (#27)", tried another
+/// brute-force reference's whichever check decides (docs/performance-history.md, "Tail (#27)", tried another
 /// order of those checks).
 @Suite(.enabled(if: SharedData.present(for: "KeyPositionSliceTests"))) struct KeyPositionSliceTests {
     /// 40 declared names, integer values only: the only plain-text positions are keys.
