@@ -4,90 +4,27 @@ import GuidedSchema
 /// spelled as inside a JSON string), `format`, lengths and excluded values, intersected exactly with
 /// byte automata when more than one applies.
 extension SchemaLowering {
-    static func jsonEncoder(_ set: CodePointSet) -> GrammarExpr { JSONText.chars(set.ranges) }
+    // The content languages are built and kept by `contents` (ContentLanguages.swift); these read them
+    // with this compile's grammar.
 
     /// Content expression of an ECMA-262 `pattern` (unanchored search semantics).
     mutating func patternExpr(_ source: String, pointer: String, keyword: String = "pattern") throws(JSONSchemaCompileError) -> GrammarExpr {
-        if let e = patternExprs[source] { return e }
-        if let split = LeadingLookaheads(source), let d = try lookaheadDFA(split, pointer: pointer, keyword: keyword) {
-            let e = d.isEmpty ? GrammarExpr.nothing : d.grammarExpr(into: &grammar, name: "pattern")
-            patternExprs[source] = e
-            patternDFAs[source] = d
-            return e
-        }
-        do {
-            let e = try RegexLowering.compile(source, dialect: .ecma262, encoder: SchemaLowering.jsonEncoder)
-            patternExprs[source] = e
-            return e
-        } catch {
-            throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(error.message)")
-        }
-    }
-
-    /// The content language of `^(?=X)(?!Y)…Rest` (`LeadingLookaheads`): `^Rest`'s automaton intersected
-    /// with each `^X` and minus each `^Y`. Nil when a part is one the regex reader refuses (the whole
-    /// pattern is then read as it is, and refused with the reader's message on it).
-    private mutating func lookaheadDFA(_ split: LeadingLookaheads, pointer: String, keyword: String) throws(JSONSchemaCompileError) -> ByteDFA? {
-        // Read through `patternExpr`, which keeps each part's expression for `patternDFA` below.
-        let parts = [split.rest] + split.lookaheads.map(\.pattern)
-        for part in parts where (try? patternExpr(part, pointer: pointer, keyword: keyword)) == nil { return nil }
-        var dfa = try patternDFA(split.rest, pointer: pointer, keyword: keyword)
-        for look in split.lookaheads {
-            let d = try patternDFA(look.pattern, pointer: pointer, keyword: keyword)
-            do {
-                dfa = look.negative ? try dfa.subtracting(d, limits: automatonLimits) : try dfa.intersection(d, limits: automatonLimits)
-            } catch {
-                throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
-            }
-        }
-        return dfa
+        try contents.patternExpr(source, pointer: pointer, keyword: keyword, grammar: &grammar)
     }
 
     /// Byte automaton of a `pattern`'s content language.
     mutating func patternDFA(_ source: String, pointer: String, keyword: String = "pattern") throws(JSONSchemaCompileError) -> ByteDFA {
-        if let d = patternDFAs[source] { return d }
-        let e = try patternExpr(source, pointer: pointer, keyword: keyword)
-        let d = try automaton(e, keyword: keyword, pointer: pointer)
-        patternDFAs[source] = d
-        return d
+        try contents.patternDFA(source, pointer: pointer, keyword: keyword, grammar: &grammar)
     }
 
     func automaton(_ e: GrammarExpr, keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
-        do { return try ByteDFA(e, grammar: nil, limits: automatonLimits) } catch {
-            throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
-        }
+        try ContentLanguages.automaton(e, keyword: keyword, pointer: pointer)
     }
 
-    var automatonLimits: AutomatonLimits { AutomatonLimits(maxNFAStates: 200_000, maxDFAStates: 20_000) }
-
-    /// One string content language taking part in an intersection: its expression, and what it is (the
-    /// memo key of the intersection).
-    struct ContentPart {
-        var source: IntersectionKey.Source
-        var expr: GrammarExpr
-        var keyword: String
-        var pointer: String
-        init(_ source: IntersectionKey.Source, _ expr: GrammarExpr, _ keyword: String, _ pointer: String) {
-            self.source = source; self.expr = expr; self.keyword = keyword; self.pointer = pointer
-        }
-    }
-
-    /// What an intersection of string contents is made of.
-    struct IntersectionKey: Hashable {
-        enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }
-        var parts: [Source]
-        var negatedPatterns: [String]
-        var negatedFormats: [String]
-        var excluded: [String]
-    }
+    var automatonLimits: AutomatonLimits { ContentLanguages.limits }
 
     /// All string contents (any sequence of canonically spelled characters).
-    mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
-        if let d = anyContent { return d }
-        let d = try automaton(.star(JSONText.anyChar), keyword: "type", pointer: "")
-        anyContent = d
-        return d
-    }
+    mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA { try contents.anyContentDFA() }
 
     /// Whether `pattern` matches the string `s` (exact); nil if its automaton cannot be built.
     mutating func patternMatches(_ source: String, _ s: String) -> Bool? {
@@ -95,17 +32,22 @@ extension SchemaLowering {
         return d.matches(JSONText.encodeContent(s))
     }
 
+    /// The automaton of one content part.
+    mutating func contentDFA(_ p: ContentLanguages.Part) throws(JSONSchemaCompileError) -> ByteDFA {
+        try contents.partDFA(p, grammar: &grammar)
+    }
+
     /// The content parts of `f`'s `pattern`s and `format`s (a format repeated in a row once; undefined
     /// formats are annotations), and the last format's name.
-    mutating func patternAndFormatParts(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> (parts: [ContentPart], format: String?) {
-        var parts: [ContentPart] = []
-        for p in f.patterns { parts.append(ContentPart(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
+    mutating func patternAndFormatParts(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> (parts: [ContentLanguages.Part], format: String?) {
+        var parts: [ContentLanguages.Part] = []
+        for p in f.patterns { parts.append(ContentLanguages.Part(.pattern(p.source), try patternExpr(p.source, pointer: p.pointer), "pattern", p.pointer)) }
         var formatName: String? = nil
         for fm in f.formats {
             guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
             if formatName == fm.name { continue }
             formatName = fm.name
-            parts.append(ContentPart(.format(fm.name), e, "format", fm.pointer))
+            parts.append(ContentLanguages.Part(.format(fm.name), e, "format", fm.pointer))
         }
         return (parts, formatName)
     }
@@ -115,7 +57,7 @@ extension SchemaLowering {
         var (parts, formatName) = try patternAndFormatParts(f)
         let lengthLimited = f.minLength > 0 || f.maxLength != nil
         let lengthPart = { (pointer: String) in
-            ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
+            ContentLanguages.Part(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
                         f.maxLength != nil ? "maxLength" : "minLength", pointer)
         }
         let excludedStrings = f.excluded.compactMap(\.stringValue)
@@ -123,7 +65,7 @@ extension SchemaLowering {
             // not: {pattern} / not: {format}: the content language minus each pattern's (unanchored)
             // language and each format's.
             let pointer = f.negatedPatterns.first?.pointer ?? f.negatedFormats[0].pointer
-            if parts.isEmpty { parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "not", pointer)) }
+            if parts.isEmpty { parts.append(ContentLanguages.Part(.anyContent, .star(JSONText.anyChar), "not", pointer)) }
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             return .seq([.literal("\""), try intersectContents(parts, f)])
         }
@@ -144,7 +86,7 @@ extension SchemaLowering {
                 : shared("chars") { _ in .star(JSONText.anyChar) }
             if !excludedStrings.isEmpty && !lengthLimited { content = .seq([notIn(excludedStrings), .literal("\"")]) }
             else if !excludedStrings.isEmpty {
-                let lengths = ContentPart(.length(f.minLength, f.maxLength), content, "not", f.excludedPointer)
+                let lengths = ContentLanguages.Part(.length(f.minLength, f.maxLength), content, "not", f.excludedPointer)
                 content = try intersectContents([lengths], f)
             } else { content = .seq([content, .literal("\"")]) }
         } else if parts.count == 1 && !lengthLimited && excludedStrings.isEmpty {
@@ -183,19 +125,19 @@ extension SchemaLowering {
     /// Memoized by what the parts are (pattern sources, format names, length bounds) and what is taken
     /// away: large schemas repeat the same `pattern` + `maxLength` pair in many places, and each product
     /// automaton costs milliseconds.
-    mutating func intersectContents(_ parts: [ContentPart], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+    mutating func intersectContents(_ parts: [ContentLanguages.Part], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
         let excluded = f.excluded.compactMap(\.stringValue)
-        let key = IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
+        let key = ContentLanguages.IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
                                   negatedFormats: f.negatedFormats.map(\.name), excluded: excluded)
-        if let e = intersections[key] { return e }
+        if let e = contents.intersection(key) { return e }
         let dfa = try contentIntersection(parts, f)
         let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
-        intersections[key] = e
+        contents.remember(e, for: key)
         return e
     }
 
     /// The automaton of `intersectContents`' language (without the closing quote).
-    mutating func contentIntersection(_ parts: [ContentPart], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> ByteDFA {
+    mutating func contentIntersection(_ parts: [ContentLanguages.Part], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> ByteDFA {
         let excluded = f.excluded.compactMap(\.stringValue)
         var dfa = try contentDFA(parts[0])
         for p in parts.dropFirst() {
@@ -212,7 +154,7 @@ extension SchemaLowering {
         }
         for fm in f.negatedFormats {
             guard let e = try formatContent(fm.name, pointer: fm.pointer) else { continue }
-            let d = try contentDFA(ContentPart(.format(fm.name), e, "not", fm.pointer))
+            let d = try contentDFA(ContentLanguages.Part(.format(fm.name), e, "not", fm.pointer))
             do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: fm.pointer, detail: error.description)
             }
@@ -252,10 +194,10 @@ extension SchemaLowering {
         if let mx = f.maxLength, mx < f.minLength { return ByteDFA.emptyLanguage }
         var parts = try patternAndFormatParts(f).parts
         if f.minLength > 0 || f.maxLength != nil {
-            parts.append(ContentPart(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
+            parts.append(ContentLanguages.Part(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
                                      f.maxLength != nil ? "maxLength" : "minLength", pointer))
         }
-        parts.append(ContentPart(.anyContent, .star(JSONText.anyChar), "type", pointer))
+        parts.append(ContentLanguages.Part(.anyContent, .star(JSONText.anyChar), "type", pointer))
         var dfa = try contentIntersection(parts, f)
         for g in flat.groups {
             var branches: [ByteDFA] = []
@@ -278,29 +220,6 @@ extension SchemaLowering {
             }
         }
         return dfa
-    }
-
-    /// The automaton of one content part (cached: formats and length bounds recur across a schema).
-    mutating func contentDFA(_ p: ContentPart) throws(JSONSchemaCompileError) -> ByteDFA {
-        switch p.source {
-        case .pattern(let source): return try patternDFA(source, pointer: p.pointer)
-        case .anyContent: return try anyContentDFA()
-        case .format, .length: break
-        }
-        if let d = partDFAs[p.source] { return d }
-        let d: ByteDFA
-        if case .length(let lo, let hi) = p.source {
-            // Counted copies of the one-character automaton, chained directly (no subset construction
-            // over hundreds of copies).
-            if oneChar == nil { oneChar = try automaton(JSONText.anyChar, keyword: p.keyword, pointer: p.pointer) }
-            do { d = try oneChar!.repeated(min: lo, max: hi, limits: automatonLimits) } catch {
-                throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
-            }
-        } else {
-            d = try automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
-        }
-        partDFAs[p.source] = d
-        return d
     }
 
     /// String contents other than the listed strings (a trie complement), as a rule of its own.

@@ -21,12 +21,8 @@ struct SchemaLowering {
     /// What the lowering found that compiles but rejects instances a reader would expect to pass
     /// (`JSONSchemaWarning.Kind.minimumByUndeclaredMembers`), one per schema location.
     var warnings: [JSONSchemaWarning] = []
-    var patternExprs: [String: GrammarExpr] = [:]
-    var patternDFAs: [String: ByteDFA] = [:]
-    var anyContent: ByteDFA? = nil
-    var oneChar: ByteDFA? = nil
-    var partDFAs: [IntersectionKey.Source: ByteDFA] = [:]
-    var intersections: [IntersectionKey: GrammarExpr] = [:]
+    /// The automata of `pattern`s, formats and lengths, and their intersections, built once each.
+    var contents = ContentLanguages()
     /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
     var anyOrderSpent = 0
     var anyOrderSizes = ExpandedSize()

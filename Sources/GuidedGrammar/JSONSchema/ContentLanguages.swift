@@ -1,0 +1,136 @@
+import GuidedSchema
+
+/// String content languages as byte automata, each built once per compile: the expression and automaton
+/// of every `pattern` source, the automata of formats and length bounds, the language of any content,
+/// and the intersections the lowering made of them.
+///
+/// Large schemas repeat the same `pattern`, `format` and `maxLength` in hundreds of places, and each
+/// automaton (a subset construction, then a minimization) costs from microseconds to milliseconds; the
+/// lowering asks here instead of building them again. Errors name the keyword and pointer of the schema
+/// location that asked first.
+struct ContentLanguages {
+    /// Bounds of every automaton built here: past them the schema is refused as too complex.
+    static let limits = AutomatonLimits(maxNFAStates: 200_000, maxDFAStates: 20_000)
+
+    private var patternExprs: [String: GrammarExpr] = [:]
+    private var patternDFAs: [String: ByteDFA] = [:]
+    private var anyContent: ByteDFA? = nil
+    private var oneChar: ByteDFA? = nil
+    private var partDFAs: [Source: ByteDFA] = [:]
+    private var intersections: [IntersectionKey: GrammarExpr] = [:]
+
+    /// What a content language is made of (the memo key of its automaton).
+    enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }
+
+    /// One content language taking part in an intersection: its expression, what it is, and the schema
+    /// location that asked for it (for errors).
+    struct Part {
+        var source: Source
+        var expr: GrammarExpr
+        var keyword: String
+        var pointer: String
+        init(_ source: Source, _ expr: GrammarExpr, _ keyword: String, _ pointer: String) {
+            self.source = source; self.expr = expr; self.keyword = keyword; self.pointer = pointer
+        }
+    }
+
+    /// What an intersection of content languages is made of: its parts, and what is taken away.
+    struct IntersectionKey: Hashable {
+        var parts: [Source]
+        var negatedPatterns: [String]
+        var negatedFormats: [String]
+        var excluded: [String]
+    }
+
+    /// The automaton of `e` within `limits`.
+    static func automaton(_ e: GrammarExpr, keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
+        do { return try ByteDFA(e, grammar: nil, limits: limits) } catch {
+            throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
+        }
+    }
+
+    /// Content expression of an ECMA-262 `pattern` (unanchored search semantics). A pattern that starts
+    /// with lookaheads (`LeadingLookaheads`) is built as an automaton, whose rules go into `grammar`.
+    mutating func patternExpr(_ source: String, pointer: String, keyword: String, grammar: inout Grammar) throws(JSONSchemaCompileError) -> GrammarExpr {
+        if let e = patternExprs[source] { return e }
+        if let split = LeadingLookaheads(source), let d = try lookaheadDFA(split, pointer: pointer, keyword: keyword, grammar: &grammar) {
+            let e = d.isEmpty ? GrammarExpr.nothing : d.grammarExpr(into: &grammar, name: "pattern")
+            patternExprs[source] = e
+            patternDFAs[source] = d
+            return e
+        }
+        do {
+            let e = try RegexLowering.compile(source, dialect: .ecma262, encoder: { JSONText.chars($0.ranges) })
+            patternExprs[source] = e
+            return e
+        } catch {
+            throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(error.message)")
+        }
+    }
+
+    /// The content language of `^(?=X)(?!Y)…Rest` (`LeadingLookaheads`): `^Rest`'s automaton intersected
+    /// with each `^X` and minus each `^Y`. Nil when a part is one the regex reader refuses (the whole
+    /// pattern is then read as it is, and refused with the reader's message on it).
+    private mutating func lookaheadDFA(_ split: LeadingLookaheads, pointer: String, keyword: String,
+                                       grammar: inout Grammar) throws(JSONSchemaCompileError) -> ByteDFA? {
+        // Read through `patternExpr`, which keeps each part's expression for `patternDFA` below.
+        let parts = [split.rest] + split.lookaheads.map(\.pattern)
+        for part in parts where (try? patternExpr(part, pointer: pointer, keyword: keyword, grammar: &grammar)) == nil { return nil }
+        var dfa = try patternDFA(split.rest, pointer: pointer, keyword: keyword, grammar: &grammar)
+        for look in split.lookaheads {
+            let d = try patternDFA(look.pattern, pointer: pointer, keyword: keyword, grammar: &grammar)
+            do {
+                dfa = look.negative ? try dfa.subtracting(d, limits: Self.limits) : try dfa.intersection(d, limits: Self.limits)
+            } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
+            }
+        }
+        return dfa
+    }
+
+    /// Byte automaton of a `pattern`'s content language.
+    mutating func patternDFA(_ source: String, pointer: String, keyword: String, grammar: inout Grammar) throws(JSONSchemaCompileError) -> ByteDFA {
+        if let d = patternDFAs[source] { return d }
+        let e = try patternExpr(source, pointer: pointer, keyword: keyword, grammar: &grammar)
+        let d = try Self.automaton(e, keyword: keyword, pointer: pointer)
+        patternDFAs[source] = d
+        return d
+    }
+
+    /// All string contents (any sequence of canonically spelled characters).
+    mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
+        if let d = anyContent { return d }
+        let d = try Self.automaton(.star(JSONText.anyChar), keyword: "type", pointer: "")
+        anyContent = d
+        return d
+    }
+
+    /// The automaton of one part (cached: formats and length bounds recur across a schema).
+    mutating func partDFA(_ p: Part, grammar: inout Grammar) throws(JSONSchemaCompileError) -> ByteDFA {
+        switch p.source {
+        case .pattern(let source): return try patternDFA(source, pointer: p.pointer, keyword: "pattern", grammar: &grammar)
+        case .anyContent: return try anyContentDFA()
+        case .format, .length: break
+        }
+        if let d = partDFAs[p.source] { return d }
+        let d: ByteDFA
+        if case .length(let lo, let hi) = p.source {
+            // Counted copies of the one-character automaton, chained directly (no subset construction
+            // over hundreds of copies).
+            if oneChar == nil { oneChar = try Self.automaton(JSONText.anyChar, keyword: p.keyword, pointer: p.pointer) }
+            do { d = try oneChar!.repeated(min: lo, max: hi, limits: Self.limits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: p.keyword, pointer: p.pointer, detail: error.description)
+            }
+        } else {
+            d = try Self.automaton(p.expr, keyword: p.keyword, pointer: p.pointer)
+        }
+        partDFAs[p.source] = d
+        return d
+    }
+
+    /// The expression made earlier for an intersection, if any.
+    func intersection(_ key: IntersectionKey) -> GrammarExpr? { intersections[key] }
+
+    /// Remembers the expression made for an intersection.
+    mutating func remember(_ e: GrammarExpr, for key: IntersectionKey) { intersections[key] = e }
+}
