@@ -16,7 +16,7 @@ extension SchemaLowering {
         var groups: [[MemberSetShape]] = []
         var names: Set<String> = []
         for o in objects {
-            let shapes = memberSetShapes[o]!
+            let shapes = memberSets.shapesByRule[o]!
             let added = Set(shapes.flatMap { $0.members.map(\.name) }).subtracting(names)
             if groups.isEmpty || names.count + added.count > 64 {
                 groups.append([])
@@ -40,7 +40,7 @@ extension SchemaLowering {
     private func splitMemberSets(_ e: GrammarExpr, objects: inout [Int], rest: inout [GrammarExpr], depth: Int) {
         switch e {
         case .rule(let r):
-            if memberSetShapes[r.index] != nil {
+            if memberSets.shapesByRule[r.index] != nil {
                 if !objects.contains(r.index) { objects.append(r.index) }
                 return
             }

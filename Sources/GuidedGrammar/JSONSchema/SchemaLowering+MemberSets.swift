@@ -100,55 +100,6 @@ extension SchemaLowering {
         return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
     }
 
-    /// One member-set rule for the union of `shapes` (each an object whose members come in any order):
-    /// `{`, then the members and closing of any one shape. A name has one bit in all shapes, so the
-    /// shapes share one key position and one set of members written. Nil beyond 64 distinct names.
-    mutating func memberSetRule(_ shapes: [MemberSetShape], pointer: String) -> RuleID? {
-        var bitOf: [String: Int8] = [:]
-        for s in shapes {
-            for m in s.members where bitOf[m.name] == nil {
-                guard bitOf.count < 64 else { return nil }
-                bitOf[m.name] = Int8(bitOf.count)
-            }
-        }
-        if let known = memberSetRules[shapes] { return known }
-        let counted = shapes.contains { $0.counts != nil }
-        precondition(!counted || (shapes.count == 1 && bitOf.count <= MemberCounts.maximumDeclared),
-                     "an object with counts is a member-set rule of its own, within the declared bits")
-        var bodies: [GrammarExpr] = []
-        var memberCounts: MemberCounts? = nil
-        for s in shapes {
-            var required: UInt64 = 0
-            var choice: [GrammarExpr] = []
-            for m in s.members {
-                let bit = bitOf[m.name]!
-                if m.required { required |= 1 << UInt64(bit) }
-                // The name stays in the object's own automaton (one deterministic key position, as in
-                // declared order); the call that carries the member's bit comes right after it.
-                choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)"))]))
-            }
-            choice.append(counted ? countedUndeclared(s.undeclared, pointer: pointer) : s.undeclared)
-            let dependencies = s.dependencies.map { d in
-                MemberDependency(trigger: 1 << UInt64(bitOf[d.trigger]!), requires: d.requires.reduce(0) { $0 | 1 << UInt64(bitOf[$1]!) })
-            }
-            if let c = s.counts {
-                memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit,
-                                            required: required, dependencies: dependencies)
-            }
-            let close = closeRule(CloseKey(required: required, dependencies: dependencies, minimum: s.counts?.minimum ?? 0))
-            let member = GrammarExpr.alt(choice)
-            bodies.append(.alt([
-                .rule(close),
-                .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, .rule(close)]),
-            ]))
-        }
-        let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
-        grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
-        memberSetRules[shapes] = object
-        if !counted { memberSetShapes[object.index] = shapes }
-        return object
-    }
-
     /// Whether two writable members of `o` depend on each other (directly or through others): a cycle of
     /// dependencies, whose members can only come together, so not every number of members is reachable
     /// and `MemberCounts.canClose` would not be exact.
@@ -178,21 +129,6 @@ extension SchemaLowering {
         return reach.indices.contains { reach[$0] & (1 << UInt64($0)) != 0 }
     }
 
-    /// The undeclared member of an object with counts as a call the member-set rule counts
-    /// (`GrammarRule.countsAsUndeclared`): the lowering's rule of undeclared members (shared by the
-    /// objects that admit the same ones, and ignored as a count by those without counts).
-    private mutating func countedUndeclared(_ undeclared: GrammarExpr, pointer: String) -> GrammarExpr {
-        if undeclared.isNothing { return undeclared }
-        let r: RuleID
-        if case .rule(let existing) = undeclared, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
-            r = existing
-        } else {
-            r = grammar.addRule(name: "undeclared:\(pointer)", body: undeclared, shared: true)
-        }
-        grammar.setMemberGuard(r, countsAsUndeclared: true)
-        return .rule(r)
-    }
-
     /// `e` with the rules of schema locations replaced by their bodies: each tool's `query`, `limit` and
     /// `mode` are rules of their own (one per location) around the same string, number and enum
     /// expressions, and the objects whose members have the same values then have the same shape (one
@@ -208,25 +144,8 @@ extension SchemaLowering {
         return e
     }
 
-    /// The rule `: value` writing member `bit`, made once per value and bit.
-    private mutating func memberCall(_ value: GrammarExpr, bit: Int8, name: String) -> RuleID {
-        let key = MemberCallKey(value: value, bit: bit)
-        if let r = memberCalls[key] { return r }
-        let r = grammar.addRule(name: name, body: .seq([colon, value]), shared: true)
-        grammar.setMemberGuard(r, bit: bit)
-        memberCalls[key] = r
-        return r
-    }
-
-    /// The closing `}` allowed once the members of `required` are written and the dependencies of those
-    /// written are met, made once per condition.
-    private mutating func closeRule(_ key: CloseKey) -> RuleID {
-        if let r = closeRules[key] { return r }
-        let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
-            + (key.minimum == 0 ? "" : "+\(key.minimum) members")
-        let r = grammar.addRule(name: name, body: .literal("}"), shared: true)
-        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies, minimum: key.minimum)
-        closeRules[key] = r
-        return r
+    /// One member-set rule for the union of `shapes` (`MemberSetRules.rule`).
+    mutating func memberSetRule(_ shapes: [MemberSetShape], pointer: String) -> RuleID? {
+        memberSets.rule(shapes, pointer: pointer, grammar: &grammar)
     }
 }

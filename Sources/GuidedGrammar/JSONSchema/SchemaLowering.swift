@@ -2,6 +2,12 @@ import GuidedSchema
 
 /// The compiler's working state: the document, the grammar under construction, and memo tables keyed by
 /// conjunctions of schema locations (so `$ref` recursion becomes grammar recursion through rules).
+///
+/// Parts that own their state and build one kind of thing each: `ContentLanguages` (string contents:
+/// patterns, formats, lengths and their intersections), `NumberLanguages` (number automata) and
+/// `MemberSetRules` (the rules of objects whose members come in any order). What stays here is the walk
+/// over the document: analysis of each conjunction (`SchemaLowering+Merge`), objects and arrays
+/// (`+Containers`), negation (`+Not`), the checker for listed values (`+Check`) and shared rules.
 struct SchemaLowering {
     var document: SchemaDocument
     let options: JSONSchemaCompileOptions
@@ -26,20 +32,16 @@ struct SchemaLowering {
     /// Expression units the any-order objects built so far copy (see `lowerObjectAnyOrder`).
     var anyOrderSpent = 0
     var anyOrderSizes = ExpandedSize()
-    /// Member sets (see `memberSetRule`): the rule made for each list of shapes, the shapes of each
-    /// such rule by rule index, and the member and closing rules they share.
-    var memberSetRules: [[MemberSetShape]: RuleID] = [:]
-    var memberSetShapes: [Int: [MemberSetShape]] = [:]
-    var memberCalls: [MemberCallKey: RuleID] = [:]
-    var closeRules: [CloseKey: RuleID] = [:]
+    /// The rules of member-set objects, made once each.
+    var memberSets: MemberSetRules
     /// The rule made for each undeclared-member expression (see `lowerObject`), and each expression by
     /// what it is made of (`undeclaredMembers`: the branches of nested `dependencies`/`anyOf`/`not` ask
     /// again and again for the same names, patterns and schemas; a fuzzed schema spent 4 s rebuilding
     /// the same name automata).
     var undeclaredRules: [GrammarExpr: RuleID] = [:]
     var undeclaredExprs: [UndeclaredKey: GrammarExpr] = [:]
-    /// The rules made for each number automaton (see `lowerNumber`).
-    var numberRules: [NumberDFA: GrammarExpr] = [:]
+    /// The number automata of ranges, `multipleOf` and excluded values, built once each.
+    var numbers = NumberLanguages()
     /// The name-exclusion trie made for each set of names (see `notIn`).
     var notInRules: [[[UInt32]]: RuleID] = [:]
     /// Whitespace where indented JSON may break a line, and where it never does (see `Whitespace`).
@@ -58,6 +60,7 @@ struct SchemaLowering {
         inlineWS = JSONText.whitespace(options.whitespace, inline: true)
         sep = .seq([inlineWS, .literal(","), ws])
         colon = .seq([inlineWS, .literal(":"), inlineWS])
+        memberSets = MemberSetRules(ws: ws, sep: sep, colon: colon)
     }
 
     mutating func lowerRoot() throws(JSONSchemaCompileError) -> Grammar {
@@ -279,72 +282,8 @@ struct SchemaLowering {
             && options.maxNumberDigits == nil {
             return integerOnly ? shared("integer") { _ in JSONNumberSyntax.integer } : shared("number") { _ in JSONNumberSyntax.number }
         }
-        if let l = f.lower, let u = f.upper, l.value > u.value || (l.value == u.value && (l.exclusive || u.exclusive)) {
-            return .nothing
-        }
-        let zeroBounds = [f.lower, f.upper].allSatisfy { $0 == nil || $0!.value.isZero }
-        let exponent = !integerOnly && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty && zeroBounds && excludedNumbers.isEmpty
-        var dfa = NumberScanners.syntax(fraction: !integerOnly, exponent: exponent)
-        let limit = options.limits.maxNumberStates
-        if !excludedNumbers.isEmpty {
-            guard let scanner = NumberScanners.excluding(excludedNumbers, fraction: !integerOnly, maxDigits: options.limits.maxLiteralDigits, limit: limit),
-                  let d = dfa.intersect(scanner, limit: limit) else {
-                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: "number automaton over \(limit) states")
-            }
-            dfa = d
-        }
-        func tooBig(_ kw: String) -> JSONSchemaCompileError {
-            JSONSchemaCompileError(.tooComplex, keyword: kw, pointer: f.numberPointer, detail: "number automaton over \(limit) states")
-        }
-        if let l = f.lower {
-            guard let scanner = NumberScanners.compare(l.exclusive ? .greater : .greaterOrEqual, l.value, limit: limit),
-                  let d = dfa.intersect(scanner, limit: limit) else { throw tooBig(l.exclusive ? "exclusiveMinimum" : "minimum") }
-            dfa = d
-        }
-        if let u = f.upper {
-            guard let scanner = NumberScanners.compare(u.exclusive ? .less : .lessOrEqual, u.value, limit: limit),
-                  let d = dfa.intersect(scanner, limit: limit) else { throw tooBig(u.exclusive ? "exclusiveMaximum" : "maximum") }
-            dfa = d
-        }
-        for m in f.multipleOf {
-            guard let scanner = NumberScanners.multiple(of: m.value, maxModulus: 20_000, limit: limit),
-                  let d = dfa.intersect(scanner, limit: limit) else {
-                throw JSONSchemaCompileError(.tooComplex, keyword: "multipleOf", pointer: m.pointer, detail: "multipleOf \(m.value) needs too many remainder states")
-            }
-            dfa = d
-        }
-        for m in f.notMultipleOf {
-            guard let scanner = NumberScanners.multiple(of: m.value, maxModulus: 20_000, limit: limit, negated: true),
-                  let d = dfa.intersect(scanner, limit: limit) else {
-                throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: m.pointer, detail: "not multipleOf \(m.value) needs too many remainder states")
-            }
-            dfa = d
-        }
-        if let n = options.maxNumberDigits {
-            guard let d = dfa.intersect(NumberScanners.digitRuns(atMost: max(1, n)), limit: limit) else { throw tooBig("type") }
-            dfa = d
-        }
-        // The same range in many places (each tool's `limit`) is one set of rules: objects whose members
-        // have the same values then share their member-set rule.
-        if let known = numberRules[dfa] { return known }
-        let lowered = dfa.lower(into: &grammar, name: "number")
-        numberRules[dfa] = lowered
-        return lowered
+        return try numbers.lower(f, integerOnly: integerOnly, excluded: excludedNumbers, options: options, grammar: &grammar)
     }
-
-}
-
-/// The plain JSON number syntaxes (RFC 8259).
-enum JSONNumberSyntax {
-    static let digit = GrammarExpr.byteRange(0x30...0x39)
-    static let intPart = GrammarExpr.seq([.optional(.literal("-")),
-                                         .alt([.literal("0"), .seq([.byteRange(0x31...0x39), .star(digit)])])])
-    static let integer = intPart
-    static let number = GrammarExpr.seq([
-        intPart,
-        .optional(.seq([.literal("."), .plus(digit)])),
-        .optional(.seq([.byteSet(ByteSet([0x65, 0x45])), .optional(.byteSet(ByteSet([0x2B, 0x2D]))), .plus(digit)])),
-    ])
 }
 
 extension Grammar {

@@ -1,0 +1,110 @@
+import GuidedSchema
+
+/// The rules of member-set objects, each made once: one rule per list of shapes (a union of objects
+/// whose members come in any order), the member calls that carry a member's bit, and the closing rules
+/// that require members written (`GrammarRule` member guards, enforced by the mask engine's automaton).
+///
+/// The same shapes, member values and closing conditions recur across a schema (every tool's
+/// `arguments`, every alternative of a union that agrees on a member): kept here, they are one rule each,
+/// and the matcher goes on with one stack where they agree.
+struct MemberSetRules {
+    /// Whitespace and separators of the compile's options (`SchemaLowering.ws`, `sep`, `colon`).
+    let ws: GrammarExpr
+    let sep: GrammarExpr
+    let colon: GrammarExpr
+    private var rules: [[MemberSetShape]: RuleID] = [:]
+    /// The shapes of each member-set rule without counts, by rule index (what `joiningMemberSets` joins).
+    private(set) var shapesByRule: [Int: [MemberSetShape]] = [:]
+    private var calls: [MemberCallKey: RuleID] = [:]
+    private var closes: [CloseKey: RuleID] = [:]
+
+    init(ws: GrammarExpr, sep: GrammarExpr, colon: GrammarExpr) {
+        self.ws = ws; self.sep = sep; self.colon = colon
+    }
+
+    /// One member-set rule for the union of `shapes` (each an object whose members come in any order):
+    /// `{`, then the members and closing of any one shape. A name has one bit in all shapes, so the
+    /// shapes share one key position and one set of members written. Nil beyond 64 distinct names.
+    mutating func rule(_ shapes: [MemberSetShape], pointer: String, grammar: inout Grammar) -> RuleID? {
+        var bitOf: [String: Int8] = [:]
+        for s in shapes {
+            for m in s.members where bitOf[m.name] == nil {
+                guard bitOf.count < 64 else { return nil }
+                bitOf[m.name] = Int8(bitOf.count)
+            }
+        }
+        if let known = rules[shapes] { return known }
+        let counted = shapes.contains { $0.counts != nil }
+        precondition(!counted || (shapes.count == 1 && bitOf.count <= MemberCounts.maximumDeclared),
+                     "an object with counts is a member-set rule of its own, within the declared bits")
+        var bodies: [GrammarExpr] = []
+        var memberCounts: MemberCounts? = nil
+        for s in shapes {
+            var required: UInt64 = 0
+            var choice: [GrammarExpr] = []
+            for m in s.members {
+                let bit = bitOf[m.name]!
+                if m.required { required |= 1 << UInt64(bit) }
+                // The name stays in the object's own automaton (one deterministic key position, as in
+                // declared order); the call that carries the member's bit comes right after it.
+                choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)", grammar: &grammar))]))
+            }
+            choice.append(counted ? Self.countedUndeclared(s.undeclared, pointer: pointer, grammar: &grammar) : s.undeclared)
+            let dependencies = s.dependencies.map { d in
+                MemberDependency(trigger: 1 << UInt64(bitOf[d.trigger]!), requires: d.requires.reduce(0) { $0 | 1 << UInt64(bitOf[$1]!) })
+            }
+            if let c = s.counts {
+                memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit,
+                                            required: required, dependencies: dependencies)
+            }
+            let close = closeRule(CloseKey(required: required, dependencies: dependencies, minimum: s.counts?.minimum ?? 0), grammar: &grammar)
+            let member = GrammarExpr.alt(choice)
+            bodies.append(.alt([
+                .rule(close),
+                .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, .rule(close)]),
+            ]))
+        }
+        let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
+        grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
+        rules[shapes] = object
+        if !counted { shapesByRule[object.index] = shapes }
+        return object
+    }
+
+    /// The undeclared member of an object with counts as a call the member-set rule counts
+    /// (`GrammarRule.countsAsUndeclared`): the lowering's rule of undeclared members (shared by the
+    /// objects that admit the same ones, and ignored as a count by those without counts).
+    private static func countedUndeclared(_ undeclared: GrammarExpr, pointer: String, grammar: inout Grammar) -> GrammarExpr {
+        if undeclared.isNothing { return undeclared }
+        let r: RuleID
+        if case .rule(let existing) = undeclared, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
+            r = existing
+        } else {
+            r = grammar.addRule(name: "undeclared:\(pointer)", body: undeclared, shared: true)
+        }
+        grammar.setMemberGuard(r, countsAsUndeclared: true)
+        return .rule(r)
+    }
+
+    /// The rule `: value` writing member `bit`, made once per value and bit.
+    private mutating func memberCall(_ value: GrammarExpr, bit: Int8, name: String, grammar: inout Grammar) -> RuleID {
+        let key = MemberCallKey(value: value, bit: bit)
+        if let r = calls[key] { return r }
+        let r = grammar.addRule(name: name, body: .seq([colon, value]), shared: true)
+        grammar.setMemberGuard(r, bit: bit)
+        calls[key] = r
+        return r
+    }
+
+    /// The closing `}` allowed once the members of `required` are written and the dependencies of those
+    /// written are met, made once per condition.
+    private mutating func closeRule(_ key: CloseKey, grammar: inout Grammar) -> RuleID {
+        if let r = closes[key] { return r }
+        let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
+            + (key.minimum == 0 ? "" : "+\(key.minimum) members")
+        let r = grammar.addRule(name: name, body: .literal("}"), shared: true)
+        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies, minimum: key.minimum)
+        closes[key] = r
+        return r
+    }
+}
