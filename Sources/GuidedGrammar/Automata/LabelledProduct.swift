@@ -45,15 +45,26 @@ public struct LabelledProduct: Sendable {
             return id
         }
         _ = try add([Int32](repeating: 0, count: components.count))
+        // The components' tables and class counts read directly (a `ByteDFA` taken out of the array is
+        // three retains and releases), and one scratch tuple for every move: a tuple is copied only
+        // when it is a new state (`add` keeps it). Per state and class this loop made an array and
+        // copied each component before, most of a large `patternProperties` lowering.
+        let m = components.count
+        let componentTables = components.map(\.table), componentClasses = components.map(\.classCount)
+        var to = [Int32](repeating: -1, count: m)
         var i = 0
         while i < tuples.count {
             let from = tuples[i]
+            // Every state kept has a live first component (tuples whose first is dead are dropped).
+            let firstRow = Int(from[0]) * componentClasses[0]
             for c in 0..<classCount {
-                var to = [Int32](repeating: -1, count: components.count)
-                for (k, d) in components.enumerated() where from[k] >= 0 {
-                    to[k] = d.table[Int(from[k]) * d.classCount + classTuples[c][k]]
+                let classes = classTuples[c]
+                let first = componentTables[0][firstRow + classes[0]]
+                if first < 0 { continue }
+                to[0] = first
+                for k in 1..<m {
+                    to[k] = from[k] >= 0 ? componentTables[k][Int(from[k]) * componentClasses[k] + classes[k]] : -1
                 }
-                if to[0] < 0 { continue }
                 table[i * classCount + c] = try add(to)
             }
             i += 1

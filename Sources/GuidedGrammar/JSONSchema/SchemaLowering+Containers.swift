@@ -543,7 +543,7 @@ extension SchemaLowering {
         if let l = nameLanguage { universe = l } else { universe = try anyContentDFA() }
         var dfas: [ByteDFA] = []
         for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
-        let namesDFA = try automaton(.alt(names.map { .bytes(JSONText.encodeContent($0)) }), keyword: "properties", pointer: f.objectPointer)
+        let namesDFA = try literalsAutomaton(names, keyword: "properties", pointer: f.objectPointer)
         // The parts: names matching exactly the patterns of a subset, with the schemas that apply; nil
         // for a subset whose schemas no value satisfies (its names are not allowed). Made for the subsets
         // some name realizes, as the product below meets them (not for all 2^k).

@@ -23,6 +23,13 @@ extension SchemaLowering {
 
     var automatonLimits: AutomatonLimits { ContentLanguages.limits }
 
+    /// The automaton of exactly these strings' contents (`ByteDFA.literals`: their trie, minimized).
+    func literalsAutomaton(_ strings: [String], keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
+        do { return try ByteDFA.literals(strings.map(JSONText.encodeContent), limits: automatonLimits) } catch {
+            throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
+        }
+    }
+
     /// All string contents (any sequence of canonically spelled characters).
     mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA { try contents.anyContentDFA() }
 
@@ -160,8 +167,7 @@ extension SchemaLowering {
             }
         }
         if !excluded.isEmpty {
-            let literals = GrammarExpr.alt(excluded.map { .bytes(JSONText.encodeContent($0)) })
-            let d = try automaton(literals, keyword: "not", pointer: f.excludedPointer)
+            let d = try literalsAutomaton(excluded, keyword: "not", pointer: f.excludedPointer)
             do { dfa = try dfa.subtracting(d, limits: automatonLimits) } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: "not", pointer: f.excludedPointer, detail: error.description)
             }
@@ -189,7 +195,7 @@ extension SchemaLowering {
                 }
             }
             // Decided in full by the checker: the groups below are already taken into account.
-            return try automaton(.alt(strings.map { .bytes(JSONText.encodeContent($0)) }), keyword: "enum", pointer: pointer)
+            return try literalsAutomaton(strings, keyword: "enum", pointer: pointer)
         }
         if let mx = f.maxLength, mx < f.minLength { return ByteDFA.emptyLanguage }
         var parts = try patternAndFormatParts(f).parts

@@ -213,20 +213,63 @@ public enum RegexLowering {
         var pieceCount = 0
         for p in parts { if case .choice(let inner) = p { pieceCount += inner.count } else { pieceCount += 1 } }
         // Few alternatives (the usual case, e.g. state elimination merging two edges) are compared
-        // directly: unequal expressions differ near the top, while hashing walks each whole tree.
-        var seen = Set<GrammarExpr>()
-        let useSet = pieceCount > 16
+        // directly: unequal expressions differ near the top. Many are bucketed by a key of their top
+        // levels (`shallowKey`) and compared within a bucket: hashing each whole tree, as a set did,
+        // walked every inlined subtree again at each level of a name automaton's trie (a third of a
+        // large schema's lowering).
+        var buckets: [Int: [Int]] = [:]
+        let bucketed = pieceCount > 16
         for p in parts {
             let pieces: [GrammarExpr]
             if case .choice(let inner) = p { pieces = inner } else { pieces = [p] }
             for piece in pieces where piece != .nothing {
-                if useSet ? seen.insert(piece).inserted : !out.contains(piece) { out.append(piece) }
+                if bucketed {
+                    let key = shallowKey(piece)
+                    if let same = buckets[key], same.contains(where: { out[$0] == piece }) { continue }
+                    buckets[key, default: []].append(out.count)
+                    out.append(piece)
+                } else if !out.contains(piece) {
+                    out.append(piece)
+                }
             }
         }
         switch out.count {
         case 0: return .nothing
         case 1: return out[0]
         default: return .choice(out)
+        }
+    }
+
+    /// A hash of `e`'s top `depth` levels (the first and last parts of sequences and choices, at most 16
+    /// bytes of a literal): equal expressions have equal keys, and the alternatives of one choice usually
+    /// differ there already.
+    static func shallowKey(_ e: GrammarExpr, depth: Int = 3) -> Int {
+        var h = Hasher()
+        combineShallow(e, depth: depth, into: &h)
+        return h.finalize()
+    }
+
+    private static func combineShallow(_ e: GrammarExpr, depth: Int, into h: inout Hasher) {
+        switch e {
+        case .empty: h.combine(0)
+        case .nothing: h.combine(1)
+        case .bytes(let b):
+            h.combine(2); h.combine(b.count)
+            for x in b.prefix(16) { h.combine(x) }
+        case .byteSet(let set): h.combine(3); h.combine(set)
+        case .sequence(let parts), .choice(let parts):
+            if case .sequence = e { h.combine(4) } else { h.combine(5) }
+            h.combine(parts.count)
+            if depth > 0, let first = parts.first, let last = parts.last {
+                combineShallow(first, depth: depth - 1, into: &h)
+                combineShallow(last, depth: depth - 1, into: &h)
+            }
+        case .repeat(let inner, let lo, let hi):
+            h.combine(6); h.combine(lo); h.combine(hi)
+            if depth > 0 { combineShallow(inner, depth: depth - 1, into: &h) }
+        case .rule(let r): h.combine(7); h.combine(r)
+        case .token(let t): h.combine(8); h.combine(t)
+        case .tokenBudget(_, let maxTokens, _): h.combine(9); h.combine(maxTokens)
         }
     }
 }
