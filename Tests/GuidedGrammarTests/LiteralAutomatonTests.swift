@@ -24,7 +24,7 @@ import Testing
     /// Random lists over a small alphabet (shared prefixes, duplicates, the empty string) and over bytes
     /// 0x00-0xFF, so unused and used classes interleave in every order (byte 0 used or not).
     @Test func equalsTheExpressionRouteOnRandomLists() throws {
-        var rng = SplitMix64(seed: 29)
+        var rng = DifferentialGenerator(seed: 29)
         for round in 0..<300 {
             let wide = round % 2 == 1
             var words: [[UInt8]] = []
@@ -47,18 +47,5 @@ import Testing
         _ = try ByteDFA(.alt(words.map { .bytes($0) }), limits: exact)
         #expect(throws: AutomatonError.tooManyStates(limit: trieNodes - 1)) { try ByteDFA.literals(words, limits: short) }
         #expect(throws: AutomatonError.tooManyStates(limit: trieNodes - 1)) { try ByteDFA(.alt(words.map { .bytes($0) }), limits: short) }
-    }
-}
-
-/// SplitMix64, for reproducible random lists (the engine's generator lives in GuidedMask).
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
