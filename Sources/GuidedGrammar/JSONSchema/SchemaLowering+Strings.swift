@@ -211,16 +211,18 @@ extension SchemaLowering {
                 guard let b = try stringLanguage(a, pointer: pointer, depth: depth + 1) else { return nil }
                 branches.append(b)
             }
+            let universe = try anyContentDFA()
             do {
-                var union = ByteDFA.emptyLanguage
-                for b in branches { union = try union.union(b, limits: automatonLimits) }
-                if g.oneOf {
-                    // Exactly one branch: the union less every string two branches share.
-                    for i in branches.indices { for j in branches.indices where j > i {
-                        union = try union.subtracting(try branches[i].intersection(branches[j], limits: automatonLimits), limits: automatonLimits)
-                    } }
+                // One product of all branches, accepting where at least one (`anyOf`) or exactly one
+                // (`oneOf`) accepts: a union and a subtraction per pair of branches made as many products,
+                // each minimized, and a `oneOf` of seven searched words took 25 ms.
+                let oneOf = g.oneOf
+                let combined = try LabelledProduct([universe] + branches, limits: automatonLimits) { accepts in
+                    var count = 0
+                    for k in 1..<accepts.count where accepts[k] { count += 1 }
+                    return (oneOf ? count == 1 : count >= 1) ? 0 : nil
                 }
-                dfa = try dfa.intersection(union, limits: automatonLimits)
+                dfa = try dfa.intersection(combined.automaton.minimized(), limits: automatonLimits)
             } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: g.oneOf ? "oneOf" : "anyOf", pointer: pointer, detail: error.description)
             }
