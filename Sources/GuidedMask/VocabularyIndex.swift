@@ -189,20 +189,29 @@ public final class VocabularyIndex: @unchecked Sendable {
     func plainTails(after r: Int) -> SuffixGroups {
         precondition(r >= 1 && r < Self.exactSliceBound)
         if let known = plainTailGroups.withLock({ $0[r] }) { return known }
-        var pairs: [UInt64] = [], characters: [UInt8] = []
-        for id in 0..<plainCounts.count where Int(plainCounts[id]) > r {
-            let start = Int(tokenOffsets[id])
-            var k = start
-            for _ in 0..<r { k += TokenSlice.utf8Length(lead: tokenBytes[k]) }
-            pairs.append(UInt64(id) << 16 | UInt64(k - start))
-            characters.append(plainCounts[id] == 255 ? 0 : plainCounts[id] - UInt8(r))
-        }
+        let (pairs, characters) = plainTailPairs(after: r) { _ in true }
         let groups = SuffixGroups(pairs: pairs, bytes: tokenBytes.baseAddress!, offsets: tokenOffsets.baseAddress!, tailCharacters: characters)
         return plainTailGroups.withLock { made in
             if let known = made[r] { return known }
             made[r] = groups
             return groups
         }
+    }
+
+    /// The plain tokens of more than r characters whose tail after their first r characters begins with a
+    /// byte `keep` accepts: each as a (token << 16 | tail's byte offset) pair, with the tail's character
+    /// count (0 past 254). Listed from the character counts instead of walked from the trie.
+    func plainTailPairs(after r: Int, keeping keep: (UInt8) -> Bool) -> (pairs: [UInt64], characters: [UInt8]) {
+        var pairs: [UInt64] = [], characters: [UInt8] = []
+        for id in 0..<plainCounts.count where Int(plainCounts[id]) > r {
+            let start = Int(tokenOffsets[id])
+            var k = start
+            for _ in 0..<r { k += TokenSlice.utf8Length(lead: tokenBytes[k]) }
+            guard keep(tokenBytes[k]) else { continue }
+            pairs.append(UInt64(id) << 16 | UInt64(k - start))
+            characters.append(plainCounts[id] == 255 ? 0 : plainCounts[id] - UInt8(r))
+        }
+        return (pairs, characters)
     }
 
     /// The rooms r whose `plainTails(after:)` were made so far.

@@ -193,18 +193,9 @@ extension GrammarMatcher {
                 sharedTails = compiled.vocabulary.plainTails(after: r)
                 if suffixPairs.count + sharedTails.pairCount > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
             } else {
-                let counts = compiled.vocabulary.plainCounts
-                var known = [UInt8](repeating: 0, count: suffixPairs.count)
-                known.reserveCapacity(counts.count)
-                for id in 0..<counts.count where Int(counts[id]) > r {
-                    let start = Int(t.tokenOffsets[id])
-                    var k = start
-                    for _ in 0..<r { k += TokenSlice.utf8Length(lead: t.tokenBytes[k]) }
-                    if !t.automaton.follow.follows(rule, Int(t.classOf[Int(t.tokenBytes[k])])) { continue }
-                    suffixPairs.append(UInt64(id) << 16 | UInt64(k - start))
-                    known.append(counts[id] == 255 ? 0 : counts[id] - UInt8(r))
-                }
-                tailCharacters = known
+                let tails = compiled.vocabulary.plainTailPairs(after: r) { t.automaton.follow.follows(rule, Int(t.classOf[Int($0)])) }
+                tailCharacters = [UInt8](repeating: 0, count: suffixPairs.count) + tails.characters
+                suffixPairs += tails.pairs
                 if suffixPairs.count > compiled.limits.maxSuffixTokens { return compiled.store(.dense, for: key) }
             }
         }
