@@ -99,18 +99,22 @@ final class MaskCacheEntry: @unchecked Sendable {
         sliceMembers = nil
         var list: [UInt32] = []
         let few: Bool = acceptedWords.withUnsafeBufferPointer { a in
-            // Two words at a time: one population count and one zero test per pair.
+            // One pass, two words at a time (one zero test per pair), given up once the list would pass
+            // `listThreshold`: a first visit makes one entry, and most are a few structural tokens, for
+            // which a counting pass over all 4,750 words first was half of making the entry.
             let pairs = a.count / 2
             let raw = UnsafeRawPointer(a.baseAddress!)
-            var count = a.count % 2 == 1 ? a[a.count - 1].nonzeroBitCount : 0
-            for i in 0..<pairs { count &+= raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self).nonzeroBitCount }
-            guard count <= Self.listThreshold else { return false }
-            list.reserveCapacity(count)
-            for i in 0..<pairs where raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) != 0 {
+            for i in 0..<pairs {
+                let pair = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                if pair == 0 { continue }
+                if list.count + pair.nonzeroBitCount > Self.listThreshold { return false }
                 Self.appendTokens(of: a[2 * i], word: 2 * i, to: &list)
                 Self.appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
             }
-            if a.count % 2 == 1 { Self.appendTokens(of: a[a.count - 1], word: a.count - 1, to: &list) }
+            if a.count % 2 == 1 {
+                if list.count + a[a.count - 1].nonzeroBitCount > Self.listThreshold { return false }
+                Self.appendTokens(of: a[a.count - 1], word: a.count - 1, to: &list)
+            }
             return true
         }
         if few {

@@ -207,7 +207,9 @@ private struct Builder {
     private var pendingDone = 0
     private var mark: [UInt32]
     private var generation: UInt32 = 0
-    private var partial: [Int32: PartialRow] = [:]
+    /// Per state (by id), its row while some of its groups are not made yet. An array, not a dictionary
+    /// keyed by state: hashing the key twice per transition made was a tenth of making states.
+    private var partial: [PartialRow?] = [nil]
     /// Scratch of `makePartialRow`: the NFA targets of every class laid out flat, and where each starts.
     private var flatTargets: [Int32] = []
     private var classStart: [Int32] = []
@@ -405,12 +407,14 @@ private struct Builder {
         if slot.pointee != 0 { return slot.pointee }
         // Taken out of the dictionary while in use, so the arrays are not copied or re-hashed per class.
         var row: PartialRow
-        if let known = partial.removeValue(forKey: q) {
+        if Int(q) >= partial.count { partial.append(contentsOf: repeatElement(nil, count: max(Int(q) + 1 - partial.count, partial.count))) }
+        if let known = partial[Int(q)] {
             row = known
+            partial[Int(q)] = nil
         } else {
             row = makePartialRow(q)
             if slot.pointee != 0 {   // a class without transition: written as -1
-                if row.remaining > 0 { partial[q] = row }
+                if row.remaining > 0 { partial[Int(q)] = row }
                 return slot.pointee
             }
         }
@@ -428,7 +432,7 @@ private struct Builder {
         for c in 0..<classCount where row.groupOf[c] == g { guided_store_i32(entries + c, value) }
         entryCount += 1
         row.remaining -= 1
-        if row.remaining > 0 { partial[q] = row }
+        if row.remaining > 0 { partial[Int(q)] = row }
         return value
     }
 

@@ -20,22 +20,43 @@ extension GrammarMatcher {
         let t = compiled.tables
         // The classes of printable ASCII bytes and where each leads. A trie walk from this state reads
         // every one of them as a first byte anyway, so asking costs no state the walk would not make.
-        var classTarget: [Int: Int32] = [:]
-        var countByTarget: [Int32: Int] = [:]
-        for b in UInt8(0x20)...UInt8(0x7F) {
-            let cls = Int(t.classOf[Int(b)])
-            let target: Int32
-            if let known = classTarget[cls] { target = known } else {
-                target = t.target(state, cls)
-                classTarget[cls] = target
+        // Asked at most first visits, and most fail here: counted in stack buffers (dictionaries keyed
+        // by class and target were most of this function's time).
+        let classCount = t.classCount
+        let printable = Int(0x7F - 0x20 + 1)
+        let found: (main: Int32, ascii: ASCIISet, classes: [Int])? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: classCount + 2 * printable) { scratch in
+            let base = scratch.baseAddress!
+            let unknown = Int32.min
+            let targetOf = base, targets = base + classCount, counts = base + classCount + printable
+            for c in 0..<classCount { targetOf[c] = unknown }
+            var distinct = 0
+            for b in UInt8(0x20)...UInt8(0x7F) {
+                let cls = Int(t.classOf[Int(b)])
+                if targetOf[cls] == unknown { targetOf[cls] = t.target(state, cls) }
+                let target = targetOf[cls]
+                guard target > 0 else { continue }
+                var k = 0
+                while k < distinct && targets[k] != target { k += 1 }
+                if k == distinct { targets[k] = target; counts[k] = 0; distinct += 1 }
+                counts[k] += 1
             }
-            if target > 0 { countByTarget[target, default: 0] += 1 }
+            // The target most characters lead to; on a tie, the lowest state.
+            var best = -1
+            for k in 0..<distinct where best < 0 || counts[k] > counts[best] || (counts[k] == counts[best] && targets[k] < targets[best]) {
+                best = k
+            }
+            guard best >= 0, Int(counts[best]) >= Self.minClassCharacters else { return nil }
+            let main = targets[best]
+            var ascii = ASCIISet()
+            var classes: [Int] = []
+            for b in UInt8(0x20)...UInt8(0x7F) where targetOf[Int(t.classOf[Int(b)])] == main {
+                ascii.insert(b)
+                let cls = Int(t.classOf[Int(b)])
+                if !classes.contains(cls) { classes.append(cls) }
+            }
+            return (main, ascii, classes.sorted())
         }
-        guard let main = countByTarget.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
-              main.value >= Self.minClassCharacters else { return nil }
-        var ascii = ASCIISet()
-        for b in UInt8(0x20)...UInt8(0x7F) where classTarget[Int(t.classOf[Int(b)])] == main.key { ascii.insert(b) }
-        let classes = classTarget.filter { $0.value == main.key }.map(\.key).sorted()
+        guard let (_, ascii, classes) = found else { return nil }
         let slices = compiled.vocabulary.classSlices
         for wide in [true, false] {
             var characters = ascii
