@@ -68,13 +68,16 @@ final class MaskCacheEntry: @unchecked Sendable {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
-        accepted.withUnsafeBufferPointer { a in
+        let merged: Bool = accepted.withUnsafeBufferPointer { a in
             let m = slice.members
             for w in 0..<min(a.count, m.count) where a[w] & ~m[w] != 0 {
                 Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
+                // Past the threshold the list is not kept: stop listing.
+                if extra.count > Self.mergedListThreshold { return true }
             }
+            return false
         }
-        if extra.count > Self.mergedListThreshold {
+        if merged {
             sliceMembers = nil
             acceptedList = Self.owned([])
             acceptedWords = Self.owned(accepted)

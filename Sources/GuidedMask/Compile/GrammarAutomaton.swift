@@ -233,7 +233,16 @@ private struct Builder {
         self.calls = calls
         self.exhausted = exhausted
         mark = [UInt32](repeating: 0, count: nfa.stateCount)
+        futuresHolder = nfa.memberFutures.map(FuturesHolder.init)
     }
+
+    /// The NFA's member futures behind one reference: `closure` runs for every state made, and reading
+    /// the struct of nine arrays out of `nfa` there copied it (nine retains and releases per closure).
+    private final class FuturesHolder {
+        let futures: MemberFutures
+        init(_ futures: MemberFutures) { self.futures = futures }
+    }
+    private let futuresHolder: FuturesHolder?
 
     /// Made on the first question (most grammars never ask one).
     private var plainText: PlainTextProof? = nil
@@ -272,14 +281,14 @@ private struct Builder {
         var work = scratchStack   // moved out and back, so its storage is reused, never copied
         scratchStack = []
         work.removeAll(keepingCapacity: true)
-        let futures = nfa.memberFutures
+        let futures = futuresHolder   // one reference; `futures!.futures` is read in place, not copied
         let prune = futures != nil && !seeds.isEmpty && nfa.ruleTracks[RuleFollow.ruleOf(seeds[0], nfa)]
         nfa.live.withUnsafeBufferPointer { live in
         nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
         nfa.epsilonTargets.withUnsafeBufferPointer { epsTargets in
         mark.withUnsafeMutableBufferPointer { mark in
             for seed in seeds where mark[Int(seed)] != g && live[Int(seed)] {
-                if prune && !futures!.canComplete(Int(seed), written: written) { continue }
+                if prune && !futures!.futures.canComplete(Int(seed), written: written) { continue }
                 mark[Int(seed)] = g
                 work.append(seed)
             }
@@ -291,7 +300,7 @@ private struct Builder {
                 let end = Int(epsStart[i + 1])
                 while e < end {
                     let t = epsTargets[e]
-                    if mark[Int(t)] != g && live[Int(t)] && (!prune || futures!.canComplete(Int(t), written: written)) {
+                    if mark[Int(t)] != g && live[Int(t)] && (!prune || futures!.futures.canComplete(Int(t), written: written)) {
                         mark[Int(t)] = g; work.append(t)
                     }
                     e += 1

@@ -9,10 +9,7 @@ import GuidedGrammar
 /// Without this, the name of a member already written stayed readable up to its last byte, a `,` was
 /// allowed after the last member of an object that admits no undeclared member, and a line break
 /// (which only the whitespace before `}` admits) was allowed while required members were missing.
-///
-/// A class, built once per grammar: the automaton's ε-closure reads it for every state it makes, and as a
-/// struct of nine arrays each read copied it (nine retains and releases per closure).
-final class MemberFutures {
+struct MemberFutures {
     /// Per NFA state: bits of the member calls it can reach.
     private(set) var members: [UInt64]
     /// Per NFA state: the closing rule it can reach (valid with `hasClose`), and that rule's conditions.
@@ -94,7 +91,7 @@ final class MemberFutures {
     /// Records a reachable closing call; a second, other closing rule makes the state `other` (kept
     /// whatever is written: only ever too lenient about dead ends, never about what is accepted). The
     /// lowering makes one closing rule per condition, so another rule is another condition.
-    private func merge(close rule: Int32, into s: Int) {
+    private mutating func merge(close rule: Int32, into s: Int) {
         if !hasClose[s] { hasClose[s] = true; close[s] = rule } else if close[s] != rule { other[s] = true }
     }
 
