@@ -344,6 +344,12 @@ extension Grammar {
         }
         while i < reachable.count { scan(rules[reachable[i]].body); i += 1 }
         if reachable.count == rules.count { return self }
+        // Numbered in their old order (the start first), not in the order found: every rule before the
+        // first unreachable one keeps its number, so the references to it, and the subtrees holding only
+        // such references, are not copied (numbered as found, nearly every reference changed, and the
+        // rewrite copied most of a large schema's grammar).
+        reachable = [start.index] + reachable.dropFirst().sorted()
+        for (k, r) in reachable.enumerated() { index[r] = k }
         // nil: unchanged. Most subtrees (string characters, literals) hold no rule and are not copied.
         func renumbered(_ e: GrammarExpr) -> GrammarExpr? {
             switch e {
