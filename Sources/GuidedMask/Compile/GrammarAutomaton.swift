@@ -496,29 +496,39 @@ private struct Builder {
         groupHashes.removeAll(keepingCapacity: true)
         usedSlots.removeAll(keepingCapacity: true)
         let base = next + Int(q) * classes
-        for c in 0..<classes {
-            let lo = Int(classStart[c + 1])
-            let hi = c + 1 < classes ? Int(classStart[c + 2]) : total
-            if lo == hi { guided_store_i32(base + c, -1); continue }
-            let list = flatTargets[lo..<hi]
-            var h = UInt64(list.count)
-            for t in list { h = (h ^ UInt64(UInt32(bitPattern: t))) &* 0x9E37_79B9_7F4A_7C15 }
-            var slot = Int(truncatingIfNeeded: h >> 29) & (slots - 1)
-            var found = -1
-            while groupSlots[slot] >= 0 {
-                let g = Int(groupSlots[slot])
-                if groupHashes[g] == h && row.members[Int(row.start[g])..<Int(row.start[g + 1])].elementsEqual(list) { found = g; break }
-                slot = (slot + 1) & (slots - 1)
+        // Over raw buffers: slices of the scratch compared with `elementsEqual` went through generic
+        // code (a metadata lookup per call) for every class of every state made.
+        flatTargets.withUnsafeBufferPointer { flatBuffer in
+            let flat = flatBuffer.baseAddress!
+            for c in 0..<classes {
+                let lo = Int(classStart[c + 1])
+                let hi = c + 1 < classes ? Int(classStart[c + 2]) : total
+                if lo == hi { guided_store_i32(base + c, -1); continue }
+                let count = hi - lo
+                var h = UInt64(count)
+                for k in lo..<hi { h = (h ^ UInt64(UInt32(bitPattern: flat[k]))) &* 0x9E37_79B9_7F4A_7C15 }
+                var slot = Int(truncatingIfNeeded: h >> 29) & (slots - 1)
+                var found = -1
+                while groupSlots[slot] >= 0 {
+                    let g = Int(groupSlots[slot])
+                    let gLo = Int(row.start[g]), gHi = Int(row.start[g + 1])
+                    if groupHashes[g] == h && gHi - gLo == count
+                        && row.members.withUnsafeBufferPointer({ m in (0..<count).allSatisfy { m[gLo + $0] == flat[lo + $0] } }) {
+                        found = g
+                        break
+                    }
+                    slot = (slot + 1) & (slots - 1)
+                }
+                if found < 0 {
+                    found = groupHashes.count
+                    groupSlots[slot] = Int32(found)
+                    usedSlots.append(Int32(slot))
+                    groupHashes.append(h)
+                    row.members.append(contentsOf: UnsafeBufferPointer(start: flat + lo, count: count))
+                    row.start.append(Int32(row.members.count))
+                }
+                row.groupOf[c] = UInt16(found)
             }
-            if found < 0 {
-                found = groupHashes.count
-                groupSlots[slot] = Int32(found)
-                usedSlots.append(Int32(slot))
-                groupHashes.append(h)
-                row.members.append(contentsOf: list)
-                row.start.append(Int32(row.members.count))
-            }
-            row.groupOf[c] = UInt16(found)
         }
         for slot in usedSlots { groupSlots[Int(slot)] = -1 }
         row.remaining = groupHashes.count
