@@ -70,12 +70,27 @@ final class MaskCacheEntry: @unchecked Sendable {
         var extra: [UInt32] = []
         let merged: Bool = accepted.withUnsafeBufferPointer { a in
             let m = slice.members
-            for w in 0..<min(a.count, m.count) where a[w] & ~m[w] != 0 {
-                Self.appendTokens(of: a[w] & ~m[w], word: w, to: &extra)
-                // Past the threshold the list is not kept: stop listing.
-                if extra.count > Self.mergedListThreshold { return true }
+            let n = min(a.count, m.count)
+            let ra = UnsafeRawPointer(a.baseAddress!), rm = UnsafeRawPointer(m.baseAddress!)
+            @inline(__always) func beyond(_ i: Int) -> UInt64 {
+                ra.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) & ~rm.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
             }
-            return false
+            // As in `init(acceptedWords:)`: the equal stretches in a tight loop, two words at a time.
+            var i = 0
+            let pairs = n / 2
+            while i < pairs {
+                while i + 4 <= pairs && beyond(i) | beyond(i + 1) | beyond(i + 2) | beyond(i + 3) == 0 { i += 4 }
+                if i == pairs { break }
+                if beyond(i) != 0 {
+                    Self.appendTokens(of: a[2 * i] & ~m[2 * i], word: 2 * i, to: &extra)
+                    Self.appendTokens(of: a[2 * i + 1] & ~m[2 * i + 1], word: 2 * i + 1, to: &extra)
+                    // Past the threshold the list is not kept: stop listing.
+                    if extra.count > Self.mergedListThreshold { return true }
+                }
+                i += 1
+            }
+            if n % 2 == 1 { Self.appendTokens(of: a[n - 1] & ~m[n - 1], word: n - 1, to: &extra) }
+            return extra.count > Self.mergedListThreshold
         }
         if merged {
             sliceMembers = nil
@@ -107,12 +122,20 @@ final class MaskCacheEntry: @unchecked Sendable {
             // which a counting pass over all 4,750 words first was half of making the entry.
             let pairs = a.count / 2
             let raw = UnsafeRawPointer(a.baseAddress!)
-            for i in 0..<pairs {
-                let pair = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                if pair == 0 { continue }
-                if list.count + pair.nonzeroBitCount > Self.listThreshold { return false }
-                Self.appendTokens(of: a[2 * i], word: 2 * i, to: &list)
-                Self.appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
+            @inline(__always) func pair(_ i: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+            var i = 0
+            while i < pairs {
+                // The zero stretches in a loop of their own, four pairs at a time: with the listing in
+                // the same loop its counter lived in memory, and the scan was most of the entry's cost.
+                while i + 4 <= pairs && pair(i) | pair(i + 1) | pair(i + 2) | pair(i + 3) == 0 { i += 4 }
+                if i == pairs { break }
+                let bits = pair(i)
+                if bits != 0 {
+                    if list.count + bits.nonzeroBitCount > Self.listThreshold { return false }
+                    Self.appendTokens(of: a[2 * i], word: 2 * i, to: &list)
+                    Self.appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
+                }
+                i += 1
             }
             if a.count % 2 == 1 {
                 if list.count + a[a.count - 1].nonzeroBitCount > Self.listThreshold { return false }

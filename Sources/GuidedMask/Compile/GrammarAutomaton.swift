@@ -213,6 +213,8 @@ private struct Builder {
     /// Scratch of `makePartialRow`: the NFA targets of every class laid out flat, and where each starts.
     private var flatTargets: [Int32] = []
     private var classStart: [Int32] = []
+    /// Scratch of `completePending`: the calls of the state being completed.
+    private var callPairs: [(callee: Int32, target: Int32, order: Int32)] = []
     /// Scratch of `closure`: its work stack, kept between calls.
     private var scratchStack: [Int32] = []
     /// Scratch of `makePartialRow`: group ids by hash slot (-1 empty), the slots used, each group's hash.
@@ -364,7 +366,9 @@ private struct Builder {
             let q = pending[pendingDone]
             pendingDone += 1
             var f: UInt8 = 0
-            var callTargets: [Int32: [Int32]] = [:]
+            // (callee, return target) of each usable call, grouped by callee below: a sorted scratch
+            // list, not a dictionary of arrays made per state.
+            callPairs.removeAll(keepingCapacity: true)
             let p = presence[Int(q)]
             let tracker = nfa.hasMemberSets ? sets[Int(q)].first.map { RuleFollow.ruleOf($0, nfa) } ?? -1 : -1
             let tracks = tracker >= 0 && nfa.ruleTracks[tracker]
@@ -373,11 +377,20 @@ private struct Builder {
                 if nfa.isFinal[i] { f |= GrammarAutomaton.accepting }
                 switch nfa.label[i] {
                 case GrammarNFA.labelClasses where nfa.live[Int(nfa.target[i])]: f |= GrammarAutomaton.hasBytes
-                case GrammarNFA.labelCall where nfa.usableCall(i): callTargets[nfa.callee[i], default: []].append(nfa.target[i])
+                case GrammarNFA.labelCall where nfa.usableCall(i): callPairs.append((nfa.callee[i], nfa.target[i], Int32(callPairs.count)))
                 default: break
                 }
             }
-            for (k, t) in callTargets.sorted(by: { $0.key < $1.key }) {
+            // By callee, each callee's targets in the set's order: the closures below are seeded, and
+            // their states numbered, as they always were.
+            if callPairs.count > 1 { callPairs.sort { ($0.callee, $0.order) < ($1.callee, $1.order) } }
+            var first = 0
+            while first < callPairs.count {
+                let k = callPairs[first].callee
+                var end = first + 1
+                while end < callPairs.count && callPairs[end].callee == k { end += 1 }
+                let t = callPairs[first..<end].map(\.target)
+                first = end
                 // In a member-set rule: a member already written cannot be called again, a rule that
                 // needs members only once they are all written; a member's return state has it written
                 // (and, with counts, one more undeclared member where it is one).
