@@ -427,7 +427,7 @@ private struct Builder {
     mutating func buildEntry(_ q: Int32, _ cls: Int) -> Int32 {
         let slot = next + (Int(q) * classCount + cls)
         if slot.pointee != 0 { return slot.pointee }
-        // Taken out of the dictionary while in use, so the arrays are not copied or re-hashed per class.
+        // Taken out of `partial` while in use, so its arrays are not copied when it is changed.
         var row: PartialRow
         if Int(q) >= partial.count { partial.append(contentsOf: repeatElement(nil, count: max(Int(q) + 1 - partial.count, partial.count))) }
         if let known = partial[Int(q)] {

@@ -24,7 +24,7 @@ extension GrammarMatcher {
         // by class and target were most of this function's time).
         let classCount = t.classCount
         let printable = Int(0x7F - 0x20 + 1)
-        let found: (main: Int32, ascii: ASCIISet, classes: [Int])? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: classCount + 2 * printable) { scratch in
+        let found: (ascii: ASCIISet, classes: [Int])? = withUnsafeTemporaryAllocation(of: Int32.self, capacity: classCount + 2 * printable) { scratch in
             let base = scratch.baseAddress!
             let unknown = Int32.min
             let targetOf = base, targets = base + classCount, counts = base + classCount + printable
@@ -54,9 +54,9 @@ extension GrammarMatcher {
                 let cls = Int(t.classOf[Int(b)])
                 if !classes.contains(cls) { classes.append(cls) }
             }
-            return (main, ascii, classes.sorted())
+            return (ascii, classes.sorted())
         }
-        guard let (_, ascii, classes) = found else { return nil }
+        guard let (ascii, classes) = found else { return nil }
         let slices = compiled.vocabulary.classSlices
         for wide in [true, false] {
             var characters = ascii
