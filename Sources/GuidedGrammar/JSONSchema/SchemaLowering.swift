@@ -128,7 +128,8 @@ struct SchemaLowering {
         return .seq([.literal("\""), content.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))])
     }
 
-    /// Branches up to which `stringDisjunction` builds one automaton (a `oneOf` costs a product per pair).
+    /// Branches up to which `stringDisjunction` builds one automaton (one product of them all, whose
+    /// states can multiply with each branch; past it the branches are distributed).
     static let maxStringBranches = 64
 
     /// Whether distributing `flat`'s groups would cost more than one automaton: a `oneOf` of three
