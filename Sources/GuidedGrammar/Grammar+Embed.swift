@@ -8,7 +8,7 @@ extension Grammar {
             let id = RuleID(base + k)
             define(id, as: rule.body.shiftingRules(by: base))
             if rule.shared { markShared(id) }
-            if rule.hasMemberGuard { setMemberGuard(id, like: rule) }
+            if rule.hasMemberGuard || rule.distinctStringItems { setMemberGuard(id, like: rule) }
         }
         for t in other.excludedTokens where !excludedTokens.contains(t) { excludedTokens.append(t) }
         return RuleID(base + other.start.index)

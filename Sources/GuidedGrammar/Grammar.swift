@@ -114,6 +114,12 @@ public struct GrammarRule: Hashable, Sendable {
     /// An undeclared member: a member-set rule with `memberCounts` counts each call of this rule (other
     /// member-set rules ignore the attribute).
     public var countsAsUndeclared: Bool = false
+    /// An array whose items must be pairwise distinct (`uniqueItems`), all of them JSON strings: the rule
+    /// reads `[`, the items, their separators and whitespace, and `]`, and nothing else. The token matcher
+    /// tracks the items of each such array and refuses an item whose text equals an earlier item's
+    /// (strings are spelled in one canonical escaping, so equal text is equal value); a context-free
+    /// grammar cannot say it. Always kept as a rule of its own.
+    public var distinctStringItems: Bool = false
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 
     /// Whether the rule carries any member-set attribute.
@@ -284,12 +290,16 @@ public struct Grammar: Hashable, Sendable {
         rules[id.index].countsAsUndeclared = countsAsUndeclared
     }
 
-    /// Gives rule `id` the member-set attributes of `other`.
+    /// Gives rule `id` the member-set attributes of `other`, and its `distinctStringItems`.
     public mutating func setMemberGuard(_ id: RuleID, like other: GrammarRule) {
         setMemberGuard(id, bit: other.memberBit, requires: other.requiresMembers, tracks: other.tracksMembers,
                        dependencies: other.memberDependencies, minimum: other.minimumMembers,
                        counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
+        rules[id.index].distinctStringItems = other.distinctStringItems
     }
+
+    /// Marks rule `id` as an array of distinct strings (see `GrammarRule.distinctStringItems`).
+    public mutating func markDistinctStringItems(_ id: RuleID) { rules[id.index].distinctStringItems = true }
 
     public var startRule: GrammarRule { rules[start.index] }
 

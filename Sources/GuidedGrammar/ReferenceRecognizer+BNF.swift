@@ -15,6 +15,9 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
     /// members are enforced by the mask engine's automaton, not by this context-free recognizer, which
     /// would accept a larger language.
     case memberSets(rule: String)
+    /// The grammar has an array of distinct strings (`GrammarRule.distinctStringItems`): the token
+    /// matcher refuses repeated items; this recognizer would accept them.
+    case distinctStringItems(rule: String)
     /// A `.token(.text)` not resolved to an id (`Grammar.resolvingTokens`): the recognizer has no vocabulary.
     case unresolvedToken(String)
     /// A `.tokenBudget`: the budget counts tokens, which a byte recognizer does not see (the mask tests
@@ -34,6 +37,8 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
             return "repeat {\(min),\(max.map(String.init) ?? "")} exceeds the reference recognizer's bound of \(limit)"
         case .grammarTooLarge(let limit): return "grammar lowers to more than \(limit) BNF symbols"
         case .memberSets(let rule): return "rule '\(rule)' tracks member sets, which the reference recognizer cannot enforce"
+        case .distinctStringItems(let rule):
+            return "rule '\(rule)' is an array of distinct strings, which the reference recognizer cannot enforce"
         case .unresolvedToken(let text): return "the token '\(text)' is not resolved to an id"
         case .tokenBudget: return "a token budget counts tokens, which the reference recognizer does not see"
         case .workLimitExceeded(let limit): return "the question took more than \(limit) Earley items"
@@ -95,6 +100,9 @@ struct ReferenceBNFBuilder {
         }
         if let r = grammar.rules.first(where: \.hasMemberGuard) {
             throw .memberSets(rule: r.name)
+        }
+        if let r = grammar.rules.first(where: \.distinctStringItems) {
+            throw .distinctStringItems(rule: r.name)
         }
         var b = ReferenceBNFBuilder(grammar: grammar)
         b.relaxLargeUpperBounds = relaxLargeUpperBounds

@@ -41,6 +41,8 @@ public final class CompiledGrammar: @unchecked Sendable {
     let plainFirstClasses: [Int]
     /// The token symbols (see `TokenSymbols`): terminals, excluded tokens, budgets.
     let symbols: TokenSymbols
+    /// The vocabulary's quote tokens, where the grammar has arrays of distinct strings (`DistinctItems`).
+    let quoteTokens: QuoteTokens?
 
     /// Compiles `grammar` for an indexed vocabulary.
     public convenience init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
@@ -73,6 +75,7 @@ public final class CompiledGrammar: @unchecked Sendable {
         var cb = [[UInt8]](repeating: [], count: automaton.classCount)
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
+        quoteTokens = automaton.hasDistinctItems ? vocabulary.quoteTokens : nil
         cache = Locked(MaskCache())
         slots = MaskCacheSlots(maxKeys: 2 * limits.maxAutomatonStates + 2)
         // (Deduplicated through a flat table rather than a `Set`: hashing 2,048 pairs was a fixed tenth

@@ -45,6 +45,8 @@ public final class VocabularyIndex: @unchecked Sendable {
     let classSlices: ClassSlices
     /// `plainTails(after:)` made so far, by r.
     private let plainTailGroups = Locked<[Int: SuffixGroups]>([:])
+    /// `quoteTokens`, once made.
+    private let quoteIndex = Locked<QuoteTokens?>(nil)
     /// A gap slice is made only when at most this many plain tokens are left to its trie (built on first
     /// use, walked for every new state that uses the slice).
     static let maxGapTokens = 8_192
@@ -212,6 +214,18 @@ public final class VocabularyIndex: @unchecked Sendable {
             characters.append(plainCounts[id] == 255 ? 0 : plainCounts[id] - UInt8(r))
         }
         return (pairs, characters)
+    }
+
+    /// The tokens that can close a JSON string (`QuoteTokens`), made on first use (a pass over the
+    /// vocabulary's bytes) and shared by every grammar with an array of distinct strings.
+    var quoteTokens: QuoteTokens {
+        if let known = quoteIndex.withLock({ $0 }) { return known }
+        let made = QuoteTokens(self)
+        return quoteIndex.withLock { index in
+            if let known = index { return known }
+            index = made
+            return made
+        }
     }
 
     /// The rooms r whose `plainTails(after:)` were made so far.

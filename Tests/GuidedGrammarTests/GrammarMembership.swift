@@ -5,7 +5,8 @@ import GuidedMask
 
 /// Exact membership of a text in a grammar's language, for any grammar the tests make. The reference
 /// Earley recognizer answers where it can; member-set grammars (`GrammarRule.tracksMembers`), whose
-/// at-most-once and required members it cannot enforce, are answered by the mask engine's matcher over
+/// at-most-once and required members it cannot enforce, and arrays of distinct strings
+/// (`GrammarRule.distinctStringItems`) are answered by the mask engine's matcher over
 /// a vocabulary of the 256 single bytes (the engine is what enforces member sets, and its masks are
 /// checked against brute force in GuidedMaskTests). Any other refusal is recorded as an issue: a test
 /// must never pass because its oracle could not answer (before 2026-12-02 the JSON Schema helper
@@ -49,7 +50,7 @@ enum GrammarMembership {
             do throws(ReferenceRecognizerError) {
                 engine = .reference(try ReferenceRecognizer(grammar))
                 kind = "reference"
-            } catch .memberSets {
+            } catch .memberSets, .distinctStringItems {
                 do {
                     engine = .matcher(try CompiledGrammar(grammar, vocabulary: GrammarMembership.bytes))
                     kind = "matcher"

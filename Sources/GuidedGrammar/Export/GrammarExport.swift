@@ -60,6 +60,10 @@ extension Grammar {
             throw GrammarExportError(.tokenLevel, rule: "", "tokens excluded from the text (\(first)\(excludedTokens.count > 1 ? ", …" : "")) "
                                      + "have no form in GBNF, Lark or EBNF")
         }
+        if let rule = rules.first(where: \.distinctStringItems) {
+            throw GrammarExportError(.distinctItems, rule: rule.name, "an array whose string items must be distinct (uniqueItems) "
+                                     + "has no form in GBNF, Lark or EBNF (the matcher checks it)")
+        }
         let (plain, rewritten) = try inDeclaredOrder()
         let text = try UTF8Lifting.lift(plain, maximumRules: options.maximumRules)
         try Self.checkTokens(text, format: format)

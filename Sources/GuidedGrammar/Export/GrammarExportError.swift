@@ -25,6 +25,9 @@ public struct GrammarExportError: Error, Sendable, Equatable, CustomStringConver
         /// A token budget (`GrammarExpr.tokenBudget`) or tokens excluded from the grammar's text
         /// (`Grammar.excludedTokens`): counting or excluding tokens has no form in these languages.
         case tokenLevel
+        /// An array of distinct strings (`GrammarRule.distinctStringItems`, JSON Schema's `uniqueItems`):
+        /// the token matcher checks it; a context-free grammar cannot say it.
+        case distinctItems
     }
 
     public let kind: Kind

@@ -15,11 +15,8 @@ extension SchemaLowering {
         let lo = f.minItems, hi = f.maxItems
         if let h = hi, h < lo { return .nothing }
         if let pointer = f.uniqueItems {
-            guard let unique = try uniqueListedItems(f) else {
-                throw JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer,
-                                             detail: "uniqueItems: true is enforced only over up to \(Self.maxUniqueListed) listed strings, booleans or null")
-            }
-            return unique
+            if let unique = try uniqueListedItems(f) { return unique }
+            return try distinctStringArray(f, pointer: pointer)
         }
         let k = f.arrayParts.map(\.prefix.count).max() ?? 0
         var prefix: [GrammarExpr] = []
@@ -213,6 +210,40 @@ extension SchemaLowering {
             return .rule(r)
         }
         return .seq([.literal("["), ws, rule(0, &self)])
+    }
+
+    /// `uniqueItems: true` over items that are strings only, from a language in which every prefix has
+    /// infinitely many completions (`ByteDFA.continuesInfinitelyFromEveryPrefix`: `{"type": "string"}`,
+    /// `minLength`, most patterns): the array as without `uniqueItems`, as a rule marked
+    /// `distinctStringItems`, whose repeated items the token matcher refuses. Such a language keeps every
+    /// refusal live: an item begun can always end unlike every earlier one, and one more item always
+    /// exists. Refused for other items (numbers compare by value, objects regardless of member order,
+    /// and a finite language can run out of values), naming `uniqueItems`.
+    mutating func distinctStringArray(_ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
+        func refuse(_ why: String) -> JSONSchemaCompileError {
+            JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer, detail: "uniqueItems: true is enforced over "
+                                   + "strings whose every prefix has infinitely many completions, or over up to \(Self.maxUniqueListed) listed "
+                                   + "strings, booleans or null; \(why)")
+        }
+        let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
+        guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { throw refuse("not beside prefixItems or contains") }
+        let nodes = f.arrayParts.compactMap(\.rest)
+        let conjuncts = nodes.map { Conjunct(node: $0, full: true) }
+        guard !nodes.isEmpty, let (_, item) = try? analyze(SchemaLowering.normalize(conjuncts)), item.types == .string else {
+            throw refuse("these items may be other values than strings")
+        }
+        guard let language = try stringLanguage(conjuncts, pointer: pointer),
+              language.isEmpty || language.continuesInfinitelyFromEveryPrefix else {
+            throw refuse("these strings may run out of distinct values (a length, format, pattern or list bounds them)")
+        }
+        var plain = f
+        plain.uniqueItems = nil
+        let body = try lowerArray(plain)
+        if language.isEmpty { return body }   // no item at all: `[]` is the only array, and it is distinct
+        let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
+        grammar.define(r, as: body)
+        grammar.markDistinctStringItems(r)
+        return .rule(r)
     }
 
     // MARK: objects

@@ -77,6 +77,7 @@ final class GrammarAutomaton: @unchecked Sendable {
         for b in 0..<256 { classOfPointer[b] = classes.classOf[b] }
         ruleNames = nfa.ruleNames
         nfaStateCount = nfa.stateCount
+        hasDistinctItems = nfa.ruleDistinctItems.contains(true)
         follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
@@ -135,6 +136,19 @@ final class GrammarAutomaton: @unchecked Sendable {
     @inline(never)
     func materialize(_ state: Int32, _ cls: Int) -> Int32 {
         builder.withLock { b in b.buildEntry(state, cls) }
+    }
+
+    /// Whether some kept rule is an array of distinct strings (`GrammarRule.distinctStringItems`).
+    let hasDistinctItems: Bool
+
+    /// Where `state` stands toward the arrays of distinct strings (see `DistinctItems.Mark`).
+    func distinctMark(of state: Int32) -> DistinctItems.Mark {
+        builder.withLock { b in
+            guard state > 0, Int(state) < b.sets.count, let s = b.sets[Int(state)].first else { return .outside }
+            let k = RuleFollow.ruleOf(s, b.nfa)
+            guard b.nfa.ruleDistinctItems[k] else { return .outside }
+            return b.ruleStartState[k] == state ? .entry : .inside
+        }
     }
 
     /// The kept rule a state belongs to (all of its NFA states are from one rule); nil for the placeholder.

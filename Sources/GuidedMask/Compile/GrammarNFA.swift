@@ -42,6 +42,8 @@ struct GrammarNFA {
     var ruleMinimum: [Int] = []
     var ruleCounts: [MemberCounts?] = []
     var ruleCountsUndeclared: [Bool] = []
+    /// Per kept rule: an array of distinct strings (`GrammarRule.distinctStringItems`).
+    var ruleDistinctItems: [Bool] = []
     /// Per member-set rule with counts: how many declared members some usable call writes, and whether
     /// some usable call writes an undeclared member (set by `dropUnwritableClosings`).
     private var countedWritable: [Int] = []
@@ -88,6 +90,7 @@ struct GrammarNFA {
         ruleMinimum = selection.kept.map { grammar.rules[$0].minimumMembers }
         ruleCounts = selection.kept.map { grammar.rules[$0].memberCounts }
         ruleCountsUndeclared = selection.kept.map { grammar.rules[$0].countsAsUndeclared }
+        ruleDistinctItems = selection.kept.map { grammar.rules[$0].distinctStringItems }
         countedWritable = [Int](repeating: 0, count: ruleCounts.count)
         countedUndeclared = [Bool](repeating: false, count: ruleCounts.count)
         hasMemberSets = ruleTracks.contains(true)

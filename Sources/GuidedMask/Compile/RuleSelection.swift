@@ -63,8 +63,9 @@ struct RuleSelection {
             copies[i] = outCopies
             tails[i] = outTail
         }
-        // Member-set rules and the rules they guard must stay rules: their calls carry the guards.
-        let pinned = grammar.rules.map(\.hasMemberGuard)
+        // Member-set rules and the rules they guard must stay rules: their calls carry the guards. So
+        // must arrays of distinct strings: the matcher finds their items by the rule's frames.
+        let pinned = grammar.rules.map { $0.hasMemberGuard || $0.distinctStringItems }
         let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned)
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = pinned

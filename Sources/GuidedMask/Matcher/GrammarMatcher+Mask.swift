@@ -40,6 +40,7 @@ extension GrammarMatcher {
         for e in compiled.vocabulary.maskEOS {
             if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
         }
+        if tracksDistinct && !cp.terminated { try refuseRepeatedItems(mask) }
     }
 
     /// Token terminals and excluded tokens (`TokenSymbols`): the walk read every token as text, so the

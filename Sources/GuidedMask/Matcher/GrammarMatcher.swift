@@ -52,6 +52,12 @@ public struct GrammarMatcher: Sendable {
     var walk = WalkScratch()
     /// Scratch of the slice checks (`SliceCheck.swift`).
     var visited = VisitedSet()
+    /// The items of arrays of distinct strings read so far, and the reader's position at each checkpoint
+    /// (`distinctPositions[i]` goes with `checkpoints[i]`); both unused where the grammar has no such
+    /// array (`tracksDistinct`).
+    var distinct = DistinctItems()
+    var distinctPositions: [DistinctItems.Position] = []
+    let tracksDistinct: Bool
 
     /// How many accepted tokens `rollback` can undo at least; nil: all of them (the history then grows
     /// with the document, about 30-40 bytes per token).
@@ -68,6 +74,7 @@ public struct GrammarMatcher: Sendable {
         self.compiled = compiled
         exhaustion = Unmanaged.passUnretained(compiled.automaton.exhaustionFlag)
         self.maxRollback = maxRollback.map { max(0, $0) }
+        tracksDistinct = compiled.automaton.hasDistinctItems
         reset()
     }
 
@@ -84,6 +91,11 @@ public struct GrammarMatcher: Sendable {
         engine.items.removeAll(keepingCapacity: true)
         checkpoints = [Checkpoint(setStart: 0, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
                                   bytePosition: 0, canEnd: closed.accept, terminated: false)]
+        if tracksDistinct {
+            distinct.bytes.removeAll(keepingCapacity: true)
+            distinct.items.removeAll(keepingCapacity: true)
+            distinctPositions = [DistinctItems.Position()]
+        }
     }
 
     /// A copy to explore from; changes to one do not affect the other.
@@ -115,6 +127,7 @@ public struct GrammarMatcher: Sendable {
             next.terminated = true
             next.setStart = next.setEnd   // nothing follows EOS
             checkpoints.append(next)
+            if tracksDistinct { distinctPositions.append(distinctPositions[distinctPositions.count - 1]) }
             return
         }
         let symbols = compiled.symbols
@@ -154,6 +167,7 @@ public struct GrammarMatcher: Sendable {
             var same = cp
             same.setStart = start; same.setEnd = Int32(sets.count)
             checkpoints.append(same)
+            if tracksDistinct { distinctPositions.append(distinctPositions[distinctPositions.count - 1]) }
             return
         }
         let bad = try advance(bytes: bytes, 0, bytes.count)
@@ -166,6 +180,10 @@ public struct GrammarMatcher: Sendable {
         guard n >= 0, n <= checkpoints.count - 1 else { throw .rollbackTooFar(requested: n, available: checkpoints.count - 1) }
         if n == 0 { return }
         checkpoints.removeLast(n)
+        if tracksDistinct {
+            distinctPositions.removeLast(n)
+            distinct.truncate(to: distinctPositions[distinctPositions.count - 1])
+        }
         let cp = current
         if sets.count > Int(cp.setEnd) { sets.removeLast(sets.count - Int(cp.setEnd)) }
         engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -187,25 +205,43 @@ public struct GrammarMatcher: Sendable {
         engine.items.append(contentsOf: sets[Int(cp.setStart)..<Int(cp.setEnd)])
         var lo = 0, hi = engine.items.count
         var canEnd = cp.canEnd
+        let reading = tracksDistinct && symbol < 0
+        var position = reading ? distinctPositions[distinctPositions.count - 1] : DistinctItems.Position()
         for k in start..<end {
             let cls = symbol >= 0 ? symbol : Int(t.classOf[Int(bytes[k])])
-            let raw = engine.step(lo, hi, cls: cls, t)
+            if reading && position.active && distinct.read(bytes[k], &position) {
+                // This quote closes an item equal to an earlier one: only the parses outside the array read it.
+                (lo, hi) = dropInsideDistinct(lo, hi)
+            }
+            let raw = lo == hi ? engine.items.count : engine.step(lo, hi, cls: cls, t)
             if raw == engine.items.count {
                 engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                if reading { distinct.truncate(to: distinctPositions[distinctPositions.count - 1]) }
                 try checkAutomaton()
                 return k - start
             }
             let c = engine.close(raw, engine.items.count, t, maxStacks: compiled.limits.maxStacks)
-            if engine.overflow { engine.overflow = false; engine.truncate(nodes: Int(cp.nodeCount), items: 0); try fail(.tooManyStacks(limit: compiled.limits.maxStacks)) }
+            if engine.overflow {
+                engine.overflow = false
+                engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                if reading { distinct.truncate(to: distinctPositions[distinctPositions.count - 1]) }
+                try fail(.tooManyStacks(limit: compiled.limits.maxStacks))
+            }
             lo = c.lo; hi = c.hi; canEnd = c.accept
+            if reading { updateDistinct(after: bytes[k], &position, lo, hi) }
         }
-        if isExhausted { engine.truncate(nodes: Int(cp.nodeCount), items: 0); try checkAutomaton() }
+        if isExhausted {
+            engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+            if reading { distinct.truncate(to: distinctPositions[distinctPositions.count - 1]) }
+            try checkAutomaton()
+        }
         collectGarbage(above: Int(cp.nodeCount), liveLo: lo, liveHi: hi)
         let setStart = Int32(sets.count)
         sets.append(contentsOf: engine.items[lo..<hi])
         engine.items.removeAll(keepingCapacity: true)
         checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
                                       bytePosition: cp.bytePosition + (symbol >= 0 ? length : end - start), canEnd: canEnd, terminated: false))
+        if tracksDistinct { distinctPositions.append(reading ? distinct.saved(position) : distinctPositions[distinctPositions.count - 1]) }
         if let window = maxRollback, checkpoints.count > 2 * window + 16 { trimHistory(keeping: window) }
         return -1
     }
@@ -217,6 +253,7 @@ public struct GrammarMatcher: Sendable {
         let drop = checkpoints.count - 1 - window
         guard drop > 0 else { return }
         checkpoints.removeFirst(drop)
+        if tracksDistinct { distinctPositions.removeFirst(drop) }
         let setBase = Int(checkpoints[0].setStart)
         sets.removeFirst(setBase)
         // Mark every frame reachable from a remaining stack set.
@@ -293,5 +330,6 @@ public struct GrammarMatcher: Sendable {
     public var memoryFootprint: Int {
         engine.nodes.capacity * 8 + engine.items.capacity * 4 + sets.capacity * 4
             + checkpoints.capacity * MemoryLayout<Checkpoint>.stride + walk.byteCount + 256
+            + (tracksDistinct ? distinct.byteCount + distinctPositions.capacity * MemoryLayout<DistinctItems.Position>.stride : 0)
     }
 }

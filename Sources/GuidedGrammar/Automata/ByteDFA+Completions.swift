@@ -1,0 +1,43 @@
+extension ByteDFA {
+    /// Whether every state that the start reaches and that can still reach acceptance has infinitely
+    /// many accepted continuations: from any prefix of the language, some word is outside every finite
+    /// set of words. (An array of distinct strings from such a language can always take one more item,
+    /// and an item begun can always be finished differently from every earlier one.)
+    ///
+    /// It holds exactly when every such live state has a live successor: following live successors
+    /// from any live state never stops, so it enters a cycle of live states, and each turn of that
+    /// cycle continues to another accepted word. A live state without one has a single continuation,
+    /// the empty one (a `maxLength` reached, the end of a format).
+    public var continuesInfinitelyFromEveryPrefix: Bool {
+        let n = stateCount
+        guard n > 0 else { return false }
+        var reached = [Bool](repeating: false, count: n)
+        reached[0] = true
+        var stack: [Int] = [0]
+        var predecessors = [[Int32]](repeating: [], count: n)
+        while let s = stack.popLast() {
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                guard t >= 0 else { continue }
+                predecessors[t].append(Int32(s))
+                if !reached[t] { reached[t] = true; stack.append(t) }
+            }
+        }
+        // Live: reached and able to reach an accepting state (only reached states have predecessors).
+        var live = [Bool](repeating: false, count: n)
+        for s in 0..<n where reached[s] && accepting[s] { live[s] = true; stack.append(s) }
+        while let s = stack.popLast() {
+            for p in predecessors[s] where !live[Int(p)] { live[Int(p)] = true; stack.append(Int(p)) }
+        }
+        guard live[0] else { return false }
+        for s in 0..<n where live[s] {
+            var continues = false
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                if t >= 0 && live[t] { continues = true; break }
+            }
+            if !continues { return false }
+        }
+        return true
+    }
+}

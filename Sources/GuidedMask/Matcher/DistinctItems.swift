@@ -1,0 +1,130 @@
+/// What a matcher remembers of the arrays whose string items must be distinct (JSON Schema's
+/// `uniqueItems`, lowered as rules marked `GrammarRule.distinctStringItems`).
+///
+/// Such an array holds nothing but `[`, `]`, separators, whitespace and JSON strings, and strings are
+/// spelled in one canonical escaping, so two items are equal values exactly when their texts are equal.
+/// While some parse is inside such an array (a stack frame of its rule past the `[`), the reader records
+/// each item's text; a quote that closes an item equal to an earlier one of the same array is read only
+/// by the parses that are not inside one (`GrammarMatcher.advance`). Arrays of distinct strings never
+/// nest (their items are strings), so one open array is all there is to track.
+///
+/// Storage grows with the items read and is shared by all checkpoints: a checkpoint keeps the reader's
+/// `Position`, whose counts say how much of `bytes` and `items` existed then (rollback truncates).
+struct DistinctItems: Sendable {
+    /// Where an automaton state stands toward the arrays (cached per matcher, `GrammarMatcher.mark`).
+    enum Mark: UInt8, Sendable {
+        case unknown = 0
+        /// A state of another rule.
+        case outside
+        /// The start state of an array's rule, before its `[`.
+        case entry
+        /// A state of an array's rule past its `[`.
+        case inside
+    }
+
+    /// One item read: its text (`bytes[start ..< end]`, without quotes), the item before it in the same
+    /// array (-1: none) and the text's hash.
+    struct Item: Sendable {
+        var start: Int32
+        var end: Int32
+        var previous: Int32
+        var hash: UInt64
+    }
+
+    /// The reader's state after some input.
+    struct Position: Sendable {
+        /// Some parse is inside an array of distinct strings.
+        var active = false
+        var inString = false
+        /// Inside a string, right after a backslash that escapes the next byte.
+        var escaped = false
+        /// The last item of the open array (-1: none yet).
+        var lastItem: Int32 = -1
+        /// Where the open string's text begins in `bytes`.
+        var stringStart: Int32 = 0
+        var hash: UInt64 = DistinctItems.seed
+        /// `bytes.count` and `items.count` when the position was saved.
+        var byteCount: Int32 = 0
+        var itemCount: Int32 = 0
+    }
+
+    var bytes: [UInt8] = []
+    var items: [Item] = []
+    /// Per automaton state (`Mark.rawValue`), filled on first use.
+    var marks: [UInt8] = []
+
+    static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// FNV-1a, one byte.
+    @inline(__always) static func mix(_ h: UInt64, _ b: UInt8) -> UInt64 { (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+
+    static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    static let open = UInt8(ascii: "["), close = UInt8(ascii: "]")
+
+    /// Reads one byte of an open array. True when it is the quote that closes an item equal to an earlier
+    /// item of the array (the item is recorded all the same: the parses outside the array may go on).
+    mutating func read(_ b: UInt8, _ p: inout Position) -> Bool {
+        guard p.inString else {
+            if b == Self.quote {
+                p.inString = true
+                p.escaped = false
+                p.stringStart = Int32(bytes.count)
+                p.hash = Self.seed
+            }
+            return false
+        }
+        if p.escaped {
+            p.escaped = false
+        } else if b == Self.backslash {
+            p.escaped = true
+        } else if b == Self.quote {
+            p.inString = false
+            let start = Int(p.stringStart), end = bytes.count
+            let repeated = find(start, end, hash: p.hash, from: p.lastItem)
+            items.append(Item(start: p.stringStart, end: Int32(end), previous: p.lastItem, hash: p.hash))
+            p.lastItem = Int32(items.count - 1)
+            return repeated
+        }
+        bytes.append(b)
+        p.hash = Self.mix(p.hash, b)
+        return false
+    }
+
+    /// Whether the items from `last` back hold the text `bytes[start ..< end]`.
+    func find(_ start: Int, _ end: Int, hash: UInt64, from last: Int32) -> Bool {
+        var i = Int(last)
+        while i >= 0 {
+            let item = items[i]
+            if item.hash == hash && Int(item.end - item.start) == end - start && equal(Int(item.start), start, count: end - start) { return true }
+            i = Int(item.previous)
+        }
+        return false
+    }
+
+    /// Whether `bytes[a ..< a + count]` and `bytes[b ..< b + count]` are equal.
+    func equal(_ a: Int, _ b: Int, count: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buf in
+            var k = 0
+            while k < count {
+                if buf[a + k] != buf[b + k] { return false }
+                k += 1
+            }
+            return true
+        }
+    }
+
+    /// `p` with the counts of what is stored now, to keep with a checkpoint.
+    func saved(_ p: Position) -> Position {
+        var q = p
+        q.byteCount = Int32(bytes.count)
+        q.itemCount = Int32(items.count)
+        return q
+    }
+
+    /// Drops what was stored after `p` was saved.
+    mutating func truncate(to p: Position) {
+        while bytes.count > Int(p.byteCount) { bytes.removeLast() }
+        while items.count > Int(p.itemCount) { items.removeLast() }
+    }
+
+    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity }
+}

@@ -1,0 +1,171 @@
+/// Arrays of distinct strings (`DistinctItems`): which stacks are inside one, what reading a byte does
+/// to the open array, and the tokens a mask must refuse there.
+extension GrammarMatcher {
+    /// Where `state` stands toward the arrays, asked of the automaton once per state and matcher.
+    @inline(__always)
+    mutating func mark(_ state: Int32) -> DistinctItems.Mark {
+        let i = Int(state)
+        if i < distinct.marks.count, distinct.marks[i] != 0 { return DistinctItems.Mark(rawValue: distinct.marks[i])! }
+        return learnMark(state)
+    }
+
+    @inline(never)
+    private mutating func learnMark(_ state: Int32) -> DistinctItems.Mark {
+        let m = compiled.automaton.distinctMark(of: state)
+        let i = Int(state)
+        if i >= distinct.marks.count {
+            distinct.marks.append(contentsOf: repeatElement(0, count: max(i + 1, 2 * distinct.marks.count) - distinct.marks.count))
+        }
+        distinct.marks[i] = m.rawValue
+        return m
+    }
+
+    /// Whether the stack with top frame `top` is inside an array of distinct strings: some frame of it
+    /// is a state of such an array's rule past the `[`. (Everything above that frame is inside one of its
+    /// items, since the items are strings.)
+    mutating func insideDistinct(_ top: Int32) -> Bool {
+        var x = top
+        while x >= 0 {
+            let n = engine.nodes[Int(x)]
+            if mark(n.state) == .inside { return true }
+            x = n.parent
+        }
+        return false
+    }
+
+    mutating func anyInsideDistinct(_ lo: Int, _ hi: Int) -> Bool {
+        var j = lo
+        while j < hi {
+            if insideDistinct(engine.items[j]) { return true }
+            j += 1
+        }
+        return false
+    }
+
+    /// Appends the stacks of `items[lo ..< hi]` that are not inside an array of distinct strings, and
+    /// returns their range: the parses that may read a quote closing a repeated item.
+    mutating func dropInsideDistinct(_ lo: Int, _ hi: Int) -> (lo: Int, hi: Int) {
+        let start = engine.items.count
+        for j in lo..<hi {
+            let x = engine.items[j]
+            if !insideDistinct(x) { engine.items.append(x) }
+        }
+        return (start, engine.items.count)
+    }
+
+    /// After byte `b` was read into the closed stacks `items[lo ..< hi]`: whether an array is open now.
+    /// An array opens at a `[` after which some stack is inside one, and closes when none is; a `[`
+    /// outside a string read while one is open begins another (no parse inside the first reads it).
+    mutating func updateDistinct(after b: UInt8, _ p: inout DistinctItems.Position, _ lo: Int, _ hi: Int) {
+        if p.active {
+            if !anyInsideDistinct(lo, hi) {
+                p.active = false
+                p.inString = false
+                p.escaped = false
+            } else if b == DistinctItems.open && !p.inString {
+                p.lastItem = -1
+            }
+        } else if b == DistinctItems.open && anyInsideDistinct(lo, hi) {
+            p.active = true
+            p.inString = false
+            p.escaped = false
+            p.lastItem = -1
+        }
+    }
+
+    /// Clears from `mask` every token that would close an item equal to an earlier item of its array,
+    /// unless a parse outside the array reads it (each such token is accepted and rolled back: exact).
+    ///
+    /// Only tokens holding a quote close an item. In an open string, from a plain position, a token whose
+    /// first quote closes it repeats an item exactly when the string's text so far plus the token's bytes
+    /// before that quote is an earlier item: those tokens are found by hash (`QuoteTokens.closing`), from
+    /// the earlier items that begin with the text so far. A token may also close a second item after the
+    /// first (three quotes or more), or a whole item between items (two or more), or, outside any array,
+    /// open one and close two items in it (`[` and four quotes): those few are read byte by byte.
+    mutating func refuseRepeatedItems(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        guard let q = compiled.quoteTokens else { return }
+        let p = distinctPositions[distinctPositions.count - 1]
+        if p.active && p.inString && !p.escaped {
+            let start = Int(p.stringStart), length = Int(p.byteCount) - start
+            var i = Int(p.lastItem)
+            while i >= 0 {
+                let item = distinct.items[i]
+                i = Int(item.previous)
+                let itemLength = Int(item.end - item.start)
+                guard itemLength >= length, distinct.equal(Int(item.start), start, count: length) else { continue }
+                let restStart = Int(item.start) + length, rest = itemLength - length
+                var hash = DistinctItems.seed
+                for k in restStart..<Int(item.end) { hash = DistinctItems.mix(hash, distinct.bytes[k]) }
+                var j = q.firstClosing(atLeast: hash)
+                while j < q.closing.count && q.closing[j].hash == hash {
+                    let c = q.closing[j]
+                    j += 1
+                    guard Int(c.length) == rest, isSet(mask, c.token), tokenBegins(c.token, with: restStart, count: rest) else { continue }
+                    try refuseIfRejected(c.token, mask)
+                }
+            }
+            try refuseRepeating(q.threeQuotes, from: p, mask)
+        } else if p.active && p.inString {
+            try refuseRepeating(q.oneQuote, from: p, mask)
+        } else if p.active {
+            try refuseRepeating(q.twoQuotes, from: p, mask)
+        } else {
+            try refuseRepeating(q.bracketFourQuotes, from: p, mask)
+        }
+    }
+
+    @inline(__always)
+    private func isSet(_ mask: UnsafeMutablePointer<UInt32>, _ t: UInt32) -> Bool { mask[Int(t >> 5)] & (1 << (t & 31)) != 0 }
+
+    /// Whether token `t`'s bytes begin with `distinct.bytes[from ..< from + count]`.
+    private func tokenBegins(_ t: UInt32, with from: Int, count: Int) -> Bool {
+        let vocab = compiled.vocabulary
+        let lo = Int(vocab.tokenOffsets[Int(t)])
+        guard Int(vocab.tokenOffsets[Int(t) + 1]) - lo >= count else { return false }
+        for k in 0..<count where vocab.tokenBytes[lo + k] != distinct.bytes[from + k] { return false }
+        return true
+    }
+
+    /// Reads each allowed token of `tokens` from `p` as the reader would (opening an array at every `[`,
+    /// a superset of where one opens) and refuses those that close a repeated item and no parse reads.
+    private mutating func refuseRepeating(_ tokens: [UInt32], from p: DistinctItems.Position, _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        for t in tokens where isSet(mask, t) {
+            if mayRepeat(t, from: p) { try refuseIfRejected(t, mask) }
+        }
+    }
+
+    private mutating func mayRepeat(_ t: UInt32, from p: DistinctItems.Position) -> Bool {
+        let vocab = compiled.vocabulary
+        var s = p
+        var repeated = false
+        for k in Int(vocab.tokenOffsets[Int(t)])..<Int(vocab.tokenOffsets[Int(t) + 1]) {
+            let b = vocab.tokenBytes[k]
+            if s.active {
+                if distinct.read(b, &s) { repeated = true; break }
+                if !s.inString && b == DistinctItems.close { s.active = false }
+                if !s.inString && b == DistinctItems.open { s.lastItem = -1 }
+            } else if b == DistinctItems.open {
+                s.active = true
+                s.inString = false
+                s.escaped = false
+                s.lastItem = -1
+            }
+        }
+        distinct.truncate(to: p)
+        return repeated
+    }
+
+    /// Accepts token `t` and rolls it back; clears its bit if it was refused.
+    private mutating func refuseIfRejected(_ t: UInt32, _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        do {
+            try accept(token: Int(t))
+        } catch {
+            if case .tokenRejected = error {
+                mask[Int(t >> 5)] &= ~(1 << (t & 31))
+                return
+            }
+            throw error
+        }
+        try rollback(1)
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// `uniqueItems: true` over string items (`distinctStringArray`, enforced by the matcher:
+/// `DistinctItems`): every text below is accepted exactly when the validator says it is valid.
+@Suite struct DistinctStringItemsTests {
+    /// Item spellings: plain, empty, one a prefix of another, and the escapes that a repeated item might
+    /// hide behind (`\"`, `\\`, a backslash before the closing quote).
+    static let items = [#""a""#, #""""#, #""ab""#, #""\"""#, #""a\\""#]
+
+    static func arrays(of items: [String], upTo n: Int) -> [String] {
+        var out: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 0..<n {
+            frontier = frontier.flatMap { a in items.map { a + [$0] } }
+            out += frontier
+        }
+        return out.map { "[" + $0.joined(separator: ",") + "]" }
+    }
+
+    static let schemas: [String] = [
+        #"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#,
+        #"{"type":"array","items":{"type":"string"},"uniqueItems":true,"minItems":2,"maxItems":3}"#,
+        #"{"type":"array","items":{"type":"string","minLength":1},"uniqueItems":true}"#,
+        #"{"type":"array","items":{"type":"string","pattern":"^a"},"uniqueItems":true}"#,
+        // Another branch takes repeated items (at most two): its parses go on where the distinct ones stop.
+        #"{"anyOf":[{"type":"array","items":{"type":"string"},"uniqueItems":true},{"type":"array","items":{"type":"string"},"maxItems":2}]}"#,
+        // A list of listed values keeps its own rules beside.
+        #"{"anyOf":[{"type":"array","items":{"type":"string"},"uniqueItems":true},{"type":"array","items":{"enum":["a","ab"]},"uniqueItems":true}]}"#,
+    ]
+
+    @Test(arguments: schemas)
+    func acceptsExactlyTheDistinctArrays(_ schema: String) throws {
+        let g = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(whitespace: .compact))
+        let oracle = GrammarMembership.Oracle(g)
+        #expect(oracle.kind == "matcher")
+        let validator = JSONSchemaValidator(schema: try JSONParser.parse(schema))
+        let all = Self.arrays(of: Self.items, upTo: 4)
+        #expect(all.count == 781)
+        var valid = 0, invalid = 0
+        for text in all {
+            let expected = validator.isValid(try JSONParser.parse(text))
+            #expect(oracle.accepts(text) == expected, "\(schema): \(text) should be \(expected ? "accepted" : "rejected")")
+            if expected { valid += 1 } else { invalid += 1 }
+        }
+        // Both kinds are there: a schema that accepted everything or nothing would test nothing.
+        #expect(valid >= 16 && invalid > 20)
+    }
+
+    /// Arrays of distinct strings never nest, but they may sit in other arrays and objects: each array
+    /// has its own items, and other arrays' strings are not items of it.
+    static let nested: [(schema: String, texts: [String])] = [
+        (#"{"type":"array","items":{"type":"array","items":{"type":"string"},"uniqueItems":true}}"#,
+         [#"[["a"],["a"]]"#, #"[["a","a"]]"#, #"[["a","b"],["b","a"],[]]"#, #"[[],["a","b","a"]]"#, #"[["a"],["b","b"]]"#]),
+        (#"{"type":"object","properties":{"t":{"type":"array","items":{"type":"string"},"uniqueItems":true},"u":{"type":"array","items":{"type":"string"}}}}"#,
+         [#"{"u":["a","a"],"t":["a"]}"#, #"{"t":["a"],"u":["a","a"]}"#, #"{"t":["a","a"]}"#, #"{"t":["x","a"],"u":["x"]}"#,
+          #"{"t":["[","]","\""]}"#, #"{"t":["[","["]}"#]),
+        (#"{"type":"array","items":{"anyOf":[{"type":"array","items":{"type":"string"},"uniqueItems":true},{"type":"string"}]}}"#,
+         [#"["a","a",["a"]]"#, #"["a",["a","a"]]"#, #"[["a","b"],"a",["b","a"]]"#, #"[["a"],["a","b","b"]]"#]),
+    ]
+
+    @Test(arguments: 0..<3)
+    func nestedArraysKeepTheirOwnItems(_ k: Int) throws {
+        let (schema, texts) = Self.nested[k]
+        let g = try JSONSchemaTestSupport.compile(schema, JSONSchemaCompileOptions(whitespace: .compact, propertyOrder: .memberSets))
+        let oracle = GrammarMembership.Oracle(g)
+        let validator = JSONSchemaValidator(schema: try JSONParser.parse(schema))
+        for text in texts {
+            let expected = validator.isValid(try JSONParser.parse(text))
+            #expect(oracle.accepts(text) == expected, "\(schema): \(text) should be \(expected ? "accepted" : "rejected")")
+        }
+    }
+
+    /// The array is a rule marked for the matcher; the grammar languages cannot say it, and the
+    /// reference recognizer refuses it rather than accept repeated items.
+    @Test func markedForTheMatcherAndRefusedElsewhere() throws {
+        let g = try JSONSchemaTestSupport.compile(#"{"properties":{"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}"#)
+        #expect(g.rules.filter(\.distinctStringItems).map(\.name) == ["distinct:/properties/tags"])
+        #expect(throws: ReferenceRecognizerError.distinctStringItems(rule: "distinct:/properties/tags")) { try g.accepts(text: "{}") }
+        #expect(throws: GrammarExportError(.distinctItems, rule: "distinct:/properties/tags", "an array whose string items must be distinct "
+                                           + "(uniqueItems) has no form in GBNF, Lark or EBNF (the matcher checks it)")) {
+            try g.exported(as: .gbnf)
+        }
+    }
+
+    /// Which languages keep every refusal live (`ByteDFA.continuesInfinitelyFromEveryPrefix`).
+    @Test func infiniteCompletions() throws {
+        func infinite(_ pattern: String) throws -> Bool {
+            try ByteDFA(RegexLowering.compile(pattern, dialect: .grammar)).continuesInfinitelyFromEveryPrefix
+        }
+        #expect(try infinite("a*"))
+        #expect(try infinite("(ab)+c*"))
+        #expect(try infinite("[a-z]+(x|y)*"))
+        #expect(try !infinite("a"))          // one word
+        #expect(try !infinite("a*b"))        // after the b, nothing more
+        #expect(try !infinite("a{0,3}"))
+        #expect(try !infinite("a*|b"))       // the b has no continuation
+        #expect(!ByteDFA.emptyLanguage.continuesInfinitelyFromEveryPrefix)
+    }
+}
