@@ -23,20 +23,22 @@ final class QuoteTokens: Sendable {
         var closing: [Closing] = []
         var one: [UInt32] = [], two: [UInt32] = [], three: [UInt32] = [], bracket: [UInt32] = []
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), open = UInt8(ascii: "[")
-        for t in 0..<v.tokenCount where !v.isSpecial(t) {
-            let lo = Int(v.offsets[t]), hi = Int(v.offsets[t + 1])
+        let bytes = vocabulary.tokenBytes, offsets = vocabulary.tokenOffsets
+        for t in 0..<v.tokenCount {
+            let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
             var quotes = 0, hasBracket = false
             for k in lo..<hi {
-                if v.bytes[k] == quote { quotes += 1 } else if v.bytes[k] == open { hasBracket = true }
+                if bytes[k] == quote { quotes += 1 } else if bytes[k] == open { hasBracket = true }
             }
-            guard quotes > 0 else { continue }
+            // (Special tokens are looked up only here: a set lookup per token was most of the pass.)
+            guard quotes > 0, !v.isSpecial(t) else { continue }
             one.append(UInt32(t))
             if quotes >= 2 { two.append(UInt32(t)) }
             if quotes >= 3 { three.append(UInt32(t)) }
             if quotes >= 4 && hasBracket { bracket.append(UInt32(t)) }
             var escaped = false, hash = DistinctItems.seed
             for k in lo..<hi {
-                let b = v.bytes[k]
+                let b = bytes[k]
                 if escaped { escaped = false } else if b == backslash { escaped = true } else if b == quote {
                     closing.append(Closing(hash: hash, token: UInt32(t), length: UInt32(k - lo)))
                     break
@@ -46,18 +48,37 @@ final class QuoteTokens: Sendable {
         }
         closing.sort { ($0.hash, $0.token) < ($1.hash, $1.token) }
         self.closing = closing
+        longestClosing = closing.map { Int($0.length) }.max() ?? -1
+        // Open addressing over the distinct hashes, at most half full: a mask may look up every item of
+        // a long array (a binary search per item was most of such a mask).
+        var size = 16
+        while size < 2 * closing.count { size <<= 1 }
+        var table = [Int32](repeating: -1, count: size)
+        for (i, c) in closing.enumerated() where i == 0 || closing[i - 1].hash != c.hash {
+            var slot = Int(truncatingIfNeeded: c.hash) & (size - 1)
+            while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+            table[slot] = Int32(i)
+        }
+        closingTable = table
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
     }
 
-    /// The first index of `closing` whose hash is `hash` or more.
-    func firstClosing(atLeast hash: UInt64) -> Int {
-        var lo = 0, hi = closing.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if closing[mid].hash < hash { lo = mid + 1 } else { hi = mid }
+    /// The longest `Closing.length`: no token closes a string with more text before its quote.
+    let longestClosing: Int
+    /// Index of the first `closing` entry of each hash, by open addressing; -1: empty slot.
+    let closingTable: [Int32]
+
+    /// The first index of `closing` with `hash`, or `closing.count` if none has it.
+    func firstClosing(_ hash: UInt64) -> Int {
+        let mask = closingTable.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let i = Int(closingTable[slot])
+            if i < 0 { return closing.count }
+            if closing[i].hash == hash { return i }
+            slot = (slot + 1) & mask
         }
-        return lo
     }
 
-    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count) }
+    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count) }
 }

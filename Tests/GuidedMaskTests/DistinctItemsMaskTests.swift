@@ -105,4 +105,37 @@ import GuidedTokenizers
         try m.accept(bytes: Array(#","aa"]"#.utf8))             // "aa" was taken back with the rollback
         #expect(m.canTerminate)
     }
+
+    /// A long array: every earlier item is found (the matcher's filter of item hashes never hides one),
+    /// also after a rollback takes items back and others come in their place.
+    @Test func longArrays() throws {
+        let grammar = try JSONSchemaCompiler.compile(text: #"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#,
+                                                     options: JSONSchemaCompileOptions(whitespace: .compact))
+        let compiled = try MaskTestSupport.compiled(grammar, MaskTestSupport.vocabulary(Self.tokens))
+        // 300 distinct items of nine letters a/b: item k spells k in binary.
+        let words = (0..<300).map { k in String((0..<9).map { (k >> (8 - $0)) & 1 == 0 ? "a" : "b" }) }
+        var m = GrammarMatcher(compiled, maxRollback: nil)
+        try m.accept(bytes: Array("[".utf8))
+        for (k, w) in words.enumerated() { try m.accept(bytes: Array(((k == 0 ? "" : ",") + "\"" + w + "\"").utf8)) }
+        let aQuote = Self.tokens.firstIndex(of: "a\"")!, bQuote = Self.tokens.firstIndex(of: "b\"")!
+        for k in [0, 1, 150, 298, 299] {
+            var probe = m
+            let w = words[k]
+            try probe.accept(bytes: Array((",\"" + w.dropLast()).utf8))
+            let allowed = Set(try MaskTestSupport.allowed(&probe))
+            // The token that closes the repeat is refused, the other letter's is allowed unless it repeats too.
+            let closing = w.last == "a" ? aQuote : bQuote, other = w.last == "a" ? bQuote : aQuote
+            let otherWord = String(w.dropLast()) + (w.last == "a" ? "b" : "a")
+            #expect(!allowed.contains(closing), "item \(k) may not come again")
+            #expect(allowed.contains(other) == !words.contains(otherWord), "item \(otherWord)")
+            #expect(throws: MatcherError.self) { try probe.accept(token: closing) }
+        }
+        // Take back the last 100 items (one accept each): they may come again, the others may not.
+        try m.rollback(100)
+        for (k, w) in words.enumerated() {
+            var probe = m
+            let again = (try? probe.accept(bytes: Array((",\"" + w + "\"").utf8))) != nil
+            #expect(again == (k >= 200), "item \(k) after the rollback")
+        }
+    }
 }

@@ -52,6 +52,13 @@ struct DistinctItems: Sendable {
     var items: [Item] = []
     /// Per automaton state (`Mark.rawValue`), filled on first use.
     var marks: [UInt8] = []
+    /// Two bits per hash of the items from `filtered` back (-1: none): most lookups of a text that no
+    /// item has stop here. A mask reads each token that may close an item, and walking a long array's
+    /// items for each was most of such a mask. Items are only appended above `filtered` or removed by
+    /// `truncate`, which drops the filter when it removes `filtered`, so an index is never reused under it.
+    var filter = [UInt64](repeating: 0, count: DistinctItems.filterWords)
+    var filtered: Int32 = -1
+    static let filterWords = 64
 
     static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
     /// FNV-1a, one byte.
@@ -92,12 +99,46 @@ struct DistinctItems: Sendable {
     /// Whether the items from `last` back hold the text `bytes[start ..< end]`.
     func find(_ start: Int, _ end: Int, hash: UInt64, from last: Int32) -> Bool {
         var i = Int(last)
+        // Items newer than the filtered ones (those a token being read added), one by one.
+        while i > Int(filtered) {
+            let item = items[i]
+            if item.hash == hash && Int(item.end - item.start) == end - start && equal(Int(item.start), start, count: end - start) { return true }
+            i = Int(item.previous)
+        }
+        if i >= 0 && i == Int(filtered) && !mayHold(hash) { return false }
         while i >= 0 {
             let item = items[i]
             if item.hash == hash && Int(item.end - item.start) == end - start && equal(Int(item.start), start, count: end - start) { return true }
             i = Int(item.previous)
         }
         return false
+    }
+
+    @inline(__always)
+    private func mayHold(_ hash: UInt64) -> Bool {
+        let a = Int(hash & 4095), b = Int((hash >> 12) & 4095)
+        return filter[a >> 6] & (1 << UInt64(a & 63)) != 0 && filter[b >> 6] & (1 << UInt64(b & 63)) != 0
+    }
+
+    /// Makes the filter hold the items from `last` back: one more bit pair when `last` follows the
+    /// filtered item, else all of them again.
+    mutating func filter(from last: Int32) {
+        if last == filtered { return }
+        // (With `filtered` -1 the filter is empty, and an item without a previous one is a chain by itself.)
+        if last >= 0 && items[Int(last)].previous == filtered {
+            add(items[Int(last)].hash)
+        } else {
+            for w in 0..<Self.filterWords { filter[w] = 0 }
+            var i = Int(last)
+            while i >= 0 { add(items[i].hash); i = Int(items[i].previous) }
+        }
+        filtered = last
+    }
+
+    private mutating func add(_ hash: UInt64) {
+        let a = Int(hash & 4095), b = Int((hash >> 12) & 4095)
+        filter[a >> 6] |= 1 << UInt64(a & 63)
+        filter[b >> 6] |= 1 << UInt64(b & 63)
     }
 
     /// Whether `bytes[a ..< a + count]` and `bytes[b ..< b + count]` are equal.
@@ -124,7 +165,14 @@ struct DistinctItems: Sendable {
     mutating func truncate(to p: Position) {
         while bytes.count > Int(p.byteCount) { bytes.removeLast() }
         while items.count > Int(p.itemCount) { items.removeLast() }
+        if Int(filtered) >= items.count { forgetFilter() }
     }
 
-    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity }
+    /// The filter holds nothing (a new array, a reset, a rollback past the filtered item).
+    mutating func forgetFilter() {
+        for w in 0..<Self.filterWords { filter[w] = 0 }
+        filtered = -1
+    }
+
+    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity + filter.count * 8 }
 }

@@ -85,6 +85,7 @@ extension GrammarMatcher {
     mutating func refuseRepeatedItems(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         guard let q = compiled.quoteTokens else { return }
         let p = distinctPositions[distinctPositions.count - 1]
+        if p.active { distinct.filter(from: p.lastItem) }
         if p.active && p.inString && !p.escaped {
             let start = Int(p.stringStart), length = Int(p.byteCount) - start
             var i = Int(p.lastItem)
@@ -92,11 +93,16 @@ extension GrammarMatcher {
                 let item = distinct.items[i]
                 i = Int(item.previous)
                 let itemLength = Int(item.end - item.start)
-                guard itemLength >= length, distinct.equal(Int(item.start), start, count: length) else { continue }
+                // No token holds more text before its quote than `longestClosing`.
+                guard itemLength >= length, itemLength - length <= q.longestClosing,
+                      distinct.equal(Int(item.start), start, count: length) else { continue }
                 let restStart = Int(item.start) + length, rest = itemLength - length
-                var hash = DistinctItems.seed
-                for k in restStart..<Int(item.end) { hash = DistinctItems.mix(hash, distinct.bytes[k]) }
-                var j = q.firstClosing(atLeast: hash)
+                var hash = item.hash
+                if length > 0 {
+                    hash = DistinctItems.seed
+                    for k in restStart..<Int(item.end) { hash = DistinctItems.mix(hash, distinct.bytes[k]) }
+                }
+                var j = q.firstClosing(hash)
                 while j < q.closing.count && q.closing[j].hash == hash {
                     let c = q.closing[j]
                     j += 1

@@ -94,6 +94,7 @@ public struct GrammarMatcher: Sendable {
         if tracksDistinct {
             distinct.bytes.removeAll(keepingCapacity: true)
             distinct.items.removeAll(keepingCapacity: true)
+            distinct.forgetFilter()
             distinctPositions = [DistinctItems.Position()]
         }
     }
