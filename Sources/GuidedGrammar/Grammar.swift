@@ -120,6 +120,12 @@ public struct GrammarRule: Hashable, Sendable {
     /// (strings are spelled in one canonical escaping, so equal text is equal value); a context-free
     /// grammar cannot say it. Always kept as a rule of its own.
     public var distinctStringItems: Bool = false
+    /// For `distinctStringItems`: nil where every prefix of an item has infinitely many completions, else
+    /// every item the array may hold (their texts between the quotes, sorted by bytes), so the matcher
+    /// can tell when the values left cannot finish the item or reach `distinctMinimum` items.
+    public var distinctValues: [[UInt8]]? = nil
+    /// For `distinctStringItems` with `distinctValues`: the array's `minItems`.
+    public var distinctMinimum: Int = 0
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 
     /// Whether the rule carries any member-set attribute.
@@ -296,10 +302,17 @@ public struct Grammar: Hashable, Sendable {
                        dependencies: other.memberDependencies, minimum: other.minimumMembers,
                        counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
         rules[id.index].distinctStringItems = other.distinctStringItems
+        rules[id.index].distinctValues = other.distinctValues
+        rules[id.index].distinctMinimum = other.distinctMinimum
     }
 
-    /// Marks rule `id` as an array of distinct strings (see `GrammarRule.distinctStringItems`).
-    public mutating func markDistinctStringItems(_ id: RuleID) { rules[id.index].distinctStringItems = true }
+    /// Marks rule `id` as an array of distinct strings (see `GrammarRule.distinctStringItems`), of the
+    /// listed `values` (nil: a language without end) and at least `minimum` items.
+    public mutating func markDistinctStringItems(_ id: RuleID, values: [[UInt8]]? = nil, minimum: Int = 0) {
+        rules[id.index].distinctStringItems = true
+        rules[id.index].distinctValues = values
+        rules[id.index].distinctMinimum = minimum
+    }
 
     public var startRule: GrammarRule { rules[start.index] }
 

@@ -17,6 +17,9 @@ final class QuoteTokens: Sendable {
     let twoQuotes: [UInt32]
     let threeQuotes: [UInt32]
     let bracketFourQuotes: [UInt32]
+    /// Tokens holding `[` and a quote or a comma: outside any array, what may open an array of listed
+    /// values and leave it short of values within one token.
+    let bracketTokens: [UInt32]
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -24,6 +27,8 @@ final class QuoteTokens: Sendable {
         var one: [UInt32] = [], two: [UInt32] = [], three: [UInt32] = [], bracket: [UInt32] = []
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), open = UInt8(ascii: "[")
         let bytes = vocabulary.tokenBytes, offsets = vocabulary.tokenOffsets
+        var withBracket: [UInt32] = []
+        func commaIn(_ lo: Int, _ hi: Int) -> Bool { (lo..<hi).contains { bytes[$0] == UInt8(ascii: ",") } }
         for t in 0..<v.tokenCount {
             let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
             var quotes = 0, hasBracket = false
@@ -31,6 +36,7 @@ final class QuoteTokens: Sendable {
                 if bytes[k] == quote { quotes += 1 } else if bytes[k] == open { hasBracket = true }
             }
             // (Special tokens are looked up only here: a set lookup per token was most of the pass.)
+            if hasBracket && (quotes > 0 || commaIn(lo, hi)) && !v.isSpecial(t) { withBracket.append(UInt32(t)) }
             guard quotes > 0, !v.isSpecial(t) else { continue }
             one.append(UInt32(t))
             if quotes >= 2 { two.append(UInt32(t)) }
@@ -61,6 +67,7 @@ final class QuoteTokens: Sendable {
         }
         closingTable = table
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
+        bracketTokens = withBracket
     }
 
     /// The longest `Closing.length`: no token closes a string with more text before its quote.
@@ -80,5 +87,5 @@ final class QuoteTokens: Sendable {
         }
     }
 
-    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count) }
+    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count + bracketTokens.count) }
 }

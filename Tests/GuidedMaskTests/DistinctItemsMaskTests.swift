@@ -21,6 +21,15 @@ import GuidedTokenizers
          [#"["a","a"]"#, #"["a","b","a"]"#.replacingOccurrences(of: #","a"]"#, with: #","ab"]"#)]),
         (#"{"type":"array","items":{"type":"array","items":{"type":"string"},"uniqueItems":true}}"#,
          [#"[["a"],["a","b"]]"#, #"[["a","ab"],[]]"#]),
+        // Listed values (a finite language): no separator once every value is written, no text that
+        // only written values begin with, `minItems` reachable with the values left.
+        // (minItems 1: the judge's completions are too short to reach two items from "[".)
+        (#"{"type":"array","items":{"type":"string","pattern":"^(a|ab|b)$"},"uniqueItems":true,"minItems":1}"#,
+         [#"["a","ab","b"]"#, #"["ab","a"]"#, #"["b","ab","a"]"#]),
+        (#"{"type":"array","items":{"enum":["a","b","ab","ba","aa","bb","aab","abb"]},"uniqueItems":true}"#,
+         [#"["ab","aab","a","abb"]"#, #"["bb","b","ba"]"#]),
+        (#"{"anyOf":[{"type":"array","items":{"type":"string","pattern":"^(a|b)$"},"uniqueItems":true},{"type":"array","items":{"type":"string"},"maxItems":3}]}"#,
+         [#"["a","b","b"]"#, #"["b","a"]"#]),
         // (Items begin with a or b, so that the judge's four characters always reach a new item.)
         (#"{"type":"array","items":{"type":"string","pattern":"^[ab]"},"uniqueItems":true}"#,
          [#"["a","ab","a\\"]"#]),
@@ -56,7 +65,7 @@ import GuidedTokenizers
         }
     }
 
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<7)
     func masksAreExactAndLive(_ k: Int) throws {
         let (schema, documents) = Self.cases[k]
         let grammar = try JSONSchemaCompiler.compile(text: schema, options: JSONSchemaCompileOptions(whitespace: .compact))

@@ -41,3 +41,53 @@ extension ByteDFA {
         return true
     }
 }
+
+extension ByteDFA {
+    /// Every word of the language, sorted by bytes, when it is finite and holds at most `limit` words;
+    /// nil otherwise (a cycle among the live states, or more words).
+    public func words(limit: Int) -> [[UInt8]]? {
+        let n = stateCount
+        guard n > 0 else { return [] }
+        // Live states: those that reach acceptance (found backwards from the accepting ones).
+        var predecessors = [[Int32]](repeating: [], count: n)
+        for s in 0..<n {
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                if t >= 0 { predecessors[t].append(Int32(s)) }
+            }
+        }
+        var live = [Bool](repeating: false, count: n)
+        var stack: [Int] = []
+        for s in 0..<n where accepting[s] { live[s] = true; stack.append(s) }
+        while let s = stack.popLast() {
+            for p in predecessors[s] where !live[Int(p)] { live[Int(p)] = true; stack.append(Int(p)) }
+        }
+        guard live[0] else { return [] }
+        var classBytes = [[UInt8]](repeating: [], count: classCount)
+        for b in 0..<256 { classBytes[Int(classOf[b])].append(UInt8(b)) }
+        var out: [[UInt8]] = []
+        var word: [UInt8] = []
+        var onPath = [Bool](repeating: false, count: n)
+        // Depth first in byte order, so the words come out sorted; a live state met again on the current
+        // path is a cycle: infinitely many words.
+        func visit(_ s: Int) -> Bool {
+            if accepting[s] {
+                guard out.count < limit else { return false }
+                out.append(word)
+            }
+            onPath[s] = true
+            defer { onPath[s] = false }
+            for b in 0..<256 {
+                let t = Int(table[s * classCount + Int(classOf[b])])
+                guard t >= 0, live[t] else { continue }
+                if onPath[t] { return false }
+                word.append(UInt8(b))
+                let ok = visit(t)
+                word.removeLast()
+                if !ok { return false }
+            }
+            return true
+        }
+        return visit(0) ? out : nil
+    }
+}

@@ -212,29 +212,44 @@ extension SchemaLowering {
         return .seq([.literal("["), ws, rule(0, &self)])
     }
 
-    /// `uniqueItems: true` over items that are strings only, from a language in which every prefix has
-    /// infinitely many completions (`ByteDFA.continuesInfinitelyFromEveryPrefix`: `{"type": "string"}`,
-    /// `minLength`, most patterns): the array as without `uniqueItems`, as a rule marked
-    /// `distinctStringItems`, whose repeated items the token matcher refuses. Such a language keeps every
-    /// refusal live: an item begun can always end unlike every earlier one, and one more item always
-    /// exists. Refused for other items (numbers compare by value, objects regardless of member order,
-    /// and a finite language can run out of values), naming `uniqueItems`.
+    /// Listed values an array of distinct strings from a finite language may hold: the matcher checks
+    /// them against the items written at every byte (`DistinctItems`), so a longer list costs a mask more.
+    static let maxDistinctValues = 4_096
+
+    /// `uniqueItems: true` over items that are strings only: the array as without `uniqueItems`, as a rule
+    /// marked `distinctStringItems`, whose repeated items the token matcher refuses (strings are spelled
+    /// one way, so equal text is equal value). Where every prefix of an item has infinitely many
+    /// completions (`{"type": "string"}`, `minLength`, most patterns), a refusal never leaves a parse with
+    /// nothing to write. Where the items are a finite language of at most `maxDistinctValues` strings (an
+    /// `enum`, a bounded pattern), the rule lists them, and the matcher also refuses what would leave no
+    /// value unwritten to finish an item or reach `minItems`. Refused for other items (numbers compare by
+    /// value, objects regardless of member order, and other finite languages are too large to list),
+    /// naming `uniqueItems`.
     mutating func distinctStringArray(_ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
         func refuse(_ why: String) -> JSONSchemaCompileError {
             JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer, detail: "uniqueItems: true is enforced over "
-                                   + "strings whose every prefix has infinitely many completions, or over up to \(Self.maxUniqueListed) listed "
-                                   + "strings, booleans or null; \(why)")
+                                   + "strings whose every prefix has infinitely many completions, over at most \(Self.maxDistinctValues) "
+                                   + "strings, or over up to \(Self.maxUniqueListed) listed strings, booleans or null; \(why)")
         }
         let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
         guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { throw refuse("not beside prefixItems or contains") }
         let nodes = f.arrayParts.compactMap(\.rest)
         let conjuncts = nodes.map { Conjunct(node: $0, full: true) }
-        guard !nodes.isEmpty, let (_, item) = try? analyze(SchemaLowering.normalize(conjuncts)), item.types == .string else {
+        guard !nodes.isEmpty, let (_, item) = try? analyze(SchemaLowering.normalize(conjuncts)), Self.stringsOnly(item) else {
             throw refuse("these items may be other values than strings")
         }
-        guard let language = try stringLanguage(conjuncts, pointer: pointer),
-              language.isEmpty || language.continuesInfinitelyFromEveryPrefix else {
-            throw refuse("these strings may run out of distinct values (a length, format, pattern or list bounds them)")
+        guard let language = try stringLanguage(conjuncts, pointer: pointer) else {
+            throw refuse("the strings these items may be are not known exactly")
+        }
+        var values: [[UInt8]]? = nil
+        if !language.isEmpty && !language.continuesInfinitelyFromEveryPrefix {
+            guard let words = language.words(limit: Self.maxDistinctValues) else {
+                throw refuse("some prefixes of these strings have finitely many completions (a length, format or pattern "
+                             + "bounds them), and they are not a list of at most \(Self.maxDistinctValues) strings")
+            }
+            // No array of that many distinct items.
+            if words.count < f.minItems { return .nothing }
+            values = words
         }
         var plain = f
         plain.uniqueItems = nil
@@ -242,8 +257,18 @@ extension SchemaLowering {
         if language.isEmpty { return body }   // no item at all: `[]` is the only array, and it is distinct
         let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
         grammar.define(r, as: body)
-        grammar.markDistinctStringItems(r)
+        grammar.markDistinctStringItems(r, values: values, minimum: f.minItems)
         return .rule(r)
+    }
+
+    /// Whether `item` admits strings only: its types, or its listed values of the types it has.
+    static func stringsOnly(_ item: SchemaFacts) -> Bool {
+        if item.types == .string { return true }
+        guard let listed = item.enumValues else { return false }
+        return listed.allSatisfy { v in
+            if case .string = v { return true }
+            return !item.types.contains(InstanceTypes(of: v))
+        }
     }
 
     // MARK: objects

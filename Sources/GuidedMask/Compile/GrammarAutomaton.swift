@@ -78,6 +78,10 @@ final class GrammarAutomaton: @unchecked Sendable {
         ruleNames = nfa.ruleNames
         nfaStateCount = nfa.stateCount
         hasDistinctItems = nfa.ruleDistinctItems.contains(true)
+        distinctValues = nfa.ruleDistinctValues.indices.map { k in
+            nfa.ruleDistinctValues[k].map { DistinctValues(values: $0, minimum: nfa.ruleDistinctMinimum[k]) }
+        }
+        distinctLists = distinctValues.compactMap { $0 }
         follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
@@ -140,14 +144,19 @@ final class GrammarAutomaton: @unchecked Sendable {
 
     /// Whether some kept rule is an array of distinct strings (`GrammarRule.distinctStringItems`).
     let hasDistinctItems: Bool
+    /// Per kept rule: the values of an array of distinct strings from a finite language, else nil.
+    let distinctValues: [DistinctValues?]
+    /// The non-nil `distinctValues`.
+    let distinctLists: [DistinctValues]
 
-    /// Where `state` stands toward the arrays of distinct strings (see `DistinctItems.Mark`).
-    func distinctMark(of state: Int32) -> DistinctItems.Mark {
+    /// Where `state` stands toward the arrays of distinct strings (`DistinctItems.outside`, `.entry`, or
+    /// `DistinctItems.inside(rule)` with the kept rule's index).
+    func distinctMark(of state: Int32) -> Int32 {
         builder.withLock { b in
-            guard state > 0, Int(state) < b.sets.count, let s = b.sets[Int(state)].first else { return .outside }
+            guard state > 0, Int(state) < b.sets.count, let s = b.sets[Int(state)].first else { return DistinctItems.outside }
             let k = RuleFollow.ruleOf(s, b.nfa)
-            guard b.nfa.ruleDistinctItems[k] else { return .outside }
-            return b.ruleStartState[k] == state ? .entry : .inside
+            guard b.nfa.ruleDistinctItems[k] else { return DistinctItems.outside }
+            return b.ruleStartState[k] == state ? DistinctItems.entry : DistinctItems.inside(k)
         }
     }
 

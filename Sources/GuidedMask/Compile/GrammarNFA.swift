@@ -44,6 +44,9 @@ struct GrammarNFA {
     var ruleCountsUndeclared: [Bool] = []
     /// Per kept rule: an array of distinct strings (`GrammarRule.distinctStringItems`).
     var ruleDistinctItems: [Bool] = []
+    /// Per kept rule: its listed values (`GrammarRule.distinctValues`) and `distinctMinimum`.
+    var ruleDistinctValues: [[[UInt8]]?] = []
+    var ruleDistinctMinimum: [Int] = []
     /// Per member-set rule with counts: how many declared members some usable call writes, and whether
     /// some usable call writes an undeclared member (set by `dropUnwritableClosings`).
     private var countedWritable: [Int] = []
@@ -91,6 +94,8 @@ struct GrammarNFA {
         ruleCounts = selection.kept.map { grammar.rules[$0].memberCounts }
         ruleCountsUndeclared = selection.kept.map { grammar.rules[$0].countsAsUndeclared }
         ruleDistinctItems = selection.kept.map { grammar.rules[$0].distinctStringItems }
+        ruleDistinctValues = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctValues : nil }
+        ruleDistinctMinimum = selection.kept.map { grammar.rules[$0].distinctMinimum }
         countedWritable = [Int](repeating: 0, count: ruleCounts.count)
         countedUndeclared = [Bool](repeating: false, count: ruleCounts.count)
         hasMemberSets = ruleTracks.contains(true)

@@ -11,16 +11,13 @@
 /// Storage grows with the items read and is shared by all checkpoints: a checkpoint keeps the reader's
 /// `Position`, whose counts say how much of `bytes` and `items` existed then (rollback truncates).
 struct DistinctItems: Sendable {
-    /// Where an automaton state stands toward the arrays (cached per matcher, `GrammarMatcher.mark`).
-    enum Mark: UInt8, Sendable {
-        case unknown = 0
-        /// A state of another rule.
-        case outside
-        /// The start state of an array's rule, before its `[`.
-        case entry
-        /// A state of an array's rule past its `[`.
-        case inside
-    }
+    /// Where an automaton state stands toward the arrays (cached per matcher, `GrammarMatcher.mark`): a
+    /// state of another rule, the start state of an array's rule (before its `[`), or a state of kept
+    /// rule k's array past its `[` (`inside(k)`); 0 not asked yet.
+    static let outside: Int32 = 1
+    static let entry: Int32 = 2
+    @inline(__always) static func inside(_ rule: Int) -> Int32 { Int32(3 + rule) }
+    @inline(__always) static func rule(ofInside mark: Int32) -> Int { mark >= 3 ? Int(mark) - 3 : -1 }
 
     /// One item read: its text (`bytes[start ..< end]`, without quotes), the item before it in the same
     /// array (-1: none) and the text's hash.
@@ -43,6 +40,8 @@ struct DistinctItems: Sendable {
         /// Where the open string's text begins in `bytes`.
         var stringStart: Int32 = 0
         var hash: UInt64 = DistinctItems.seed
+        /// Items of the open array.
+        var count: Int32 = 0
         /// `bytes.count` and `items.count` when the position was saved.
         var byteCount: Int32 = 0
         var itemCount: Int32 = 0
@@ -50,8 +49,8 @@ struct DistinctItems: Sendable {
 
     var bytes: [UInt8] = []
     var items: [Item] = []
-    /// Per automaton state (`Mark.rawValue`), filled on first use.
-    var marks: [UInt8] = []
+    /// Per automaton state (`outside`, `entry`, `inside(k)`; 0: not asked yet), filled on first use.
+    var marks: [Int32] = []
     /// Two bits per hash of the items from `filtered` back (-1: none): most lookups of a text that no
     /// item has stop here. A mask reads each token that may close an item, and walking a long array's
     /// items for each was most of such a mask. Items are only appended above `filtered` or removed by
@@ -89,6 +88,7 @@ struct DistinctItems: Sendable {
             let repeated = find(start, end, hash: p.hash, from: p.lastItem)
             items.append(Item(start: p.stringStart, end: Int32(end), previous: p.lastItem, hash: p.hash))
             p.lastItem = Int32(items.count - 1)
+            p.count += 1
             return repeated
         }
         bytes.append(b)
@@ -153,6 +153,62 @@ struct DistinctItems: Sendable {
         }
     }
 
+    /// What a byte just read means for an array of listed values (`DistinctValues`).
+    enum Event {
+        case none
+        /// Inside a string: its text so far must begin some value not written yet.
+        case prefix
+        /// An item closed: the values left must reach `minItems`.
+        case closed
+        /// A separator: one more item must come, and enough values for `minItems`.
+        case separator
+    }
+
+    /// The event of byte `b`, read at `p` (after `read`).
+    @inline(__always)
+    static func event(after b: UInt8, _ p: Position) -> Event {
+        if p.inString { return .prefix }
+        if b == quote { return .closed }
+        if b == UInt8(ascii: ",") { return .separator }
+        return .none
+    }
+
+    /// Whether an array of `list`'s values at `p` can still be finished with values not written yet
+    /// (its items are values of the list, all different, so `p.count` of them are used).
+    func feasible(_ list: DistinctValues, _ event: Event, _ p: Position, absentIsFeasible: Bool = false) -> Bool {
+        let left = list.values.count - Int(p.count), needed = list.minimum - Int(p.count)
+        switch event {
+        case .none: return true
+        case .closed: return left >= needed
+        case .separator: return left >= max(1, needed)
+        case .prefix:
+            let range = bytes.withUnsafeBufferPointer { list.range(beginningWith: $0, Int(p.stringStart), bytes.count) }
+            return range.isEmpty ? absentIsFeasible : unwritten(in: range, p)
+        }
+    }
+
+    /// Whether some value of `range` (the values that begin with the open string's text) is not written
+    /// yet in the open array.
+    func unwritten(in range: Range<Int>, _ p: Position) -> Bool {
+        // At most `p.count` of them are written: most of the time fewer than the range holds.
+        if range.count > Int(p.count) { return true }
+        let start = Int(p.stringStart), length = bytes.count - start
+        return bytes.withUnsafeBufferPointer { buf in
+            // The written items that begin with the text so far use up values of the range.
+            var used = 0, i = Int(p.lastItem)
+            while i >= 0 {
+                let item = items[i]
+                if Int(item.end - item.start) >= length {
+                    var k = 0
+                    while k < length && buf[Int(item.start) + k] == buf[start + k] { k += 1 }
+                    if k == length { used += 1 }
+                }
+                i = Int(item.previous)
+            }
+            return used < range.count
+        }
+    }
+
     /// `p` with the counts of what is stored now, to keep with a checkpoint.
     func saved(_ p: Position) -> Position {
         var q = p
@@ -174,5 +230,5 @@ struct DistinctItems: Sendable {
         filtered = -1
     }
 
-    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity + filter.count * 8 }
+    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity * 4 + filter.count * 8 }
 }

@@ -1,37 +1,41 @@
 /// Arrays of distinct strings (`DistinctItems`): which stacks are inside one, what reading a byte does
 /// to the open array, and the tokens a mask must refuse there.
 extension GrammarMatcher {
-    /// Where `state` stands toward the arrays, asked of the automaton once per state and matcher.
+    /// Where `state` stands toward the arrays (`DistinctItems.outside`, `.entry`, `.inside(k)`), asked of
+    /// the automaton once per state and matcher.
     @inline(__always)
-    mutating func mark(_ state: Int32) -> DistinctItems.Mark {
+    mutating func mark(_ state: Int32) -> Int32 {
         let i = Int(state)
-        if i < distinct.marks.count, distinct.marks[i] != 0 { return DistinctItems.Mark(rawValue: distinct.marks[i])! }
+        if i < distinct.marks.count, distinct.marks[i] != 0 { return distinct.marks[i] }
         return learnMark(state)
     }
 
     @inline(never)
-    private mutating func learnMark(_ state: Int32) -> DistinctItems.Mark {
+    private mutating func learnMark(_ state: Int32) -> Int32 {
         let m = compiled.automaton.distinctMark(of: state)
         let i = Int(state)
         if i >= distinct.marks.count {
             distinct.marks.append(contentsOf: repeatElement(0, count: max(i + 1, 2 * distinct.marks.count) - distinct.marks.count))
         }
-        distinct.marks[i] = m.rawValue
+        distinct.marks[i] = m
         return m
     }
 
-    /// Whether the stack with top frame `top` is inside an array of distinct strings: some frame of it
-    /// is a state of such an array's rule past the `[`. (Everything above that frame is inside one of its
-    /// items, since the items are strings.)
-    mutating func insideDistinct(_ top: Int32) -> Bool {
+    /// The kept rule of the array of distinct strings that the stack with top frame `top` is inside, or
+    /// -1: the first frame from the top in a state of such an array's rule past its `[`. (Everything
+    /// above that frame is inside one of its items, since the items are strings.)
+    mutating func insideRule(_ top: Int32) -> Int {
         var x = top
         while x >= 0 {
             let n = engine.nodes[Int(x)]
-            if mark(n.state) == .inside { return true }
+            let m = mark(n.state)
+            if m >= 3 { return DistinctItems.rule(ofInside: m) }
             x = n.parent
         }
-        return false
+        return -1
     }
+
+    mutating func insideDistinct(_ top: Int32) -> Bool { insideRule(top) >= 0 }
 
     mutating func anyInsideDistinct(_ lo: Int, _ hi: Int) -> Bool {
         var j = lo
@@ -53,6 +57,24 @@ extension GrammarMatcher {
         return (start, engine.items.count)
     }
 
+    /// Appends the stacks of `items[lo ..< hi]` other than those inside an array of listed values that
+    /// `event` leaves without enough unwritten values (`DistinctItems.feasible`), and returns their range;
+    /// nil when every stack stays (nothing appended).
+    mutating func dropInfeasible(_ lo: Int, _ hi: Int, _ event: DistinctItems.Event, _ p: DistinctItems.Position) -> (lo: Int, hi: Int)? {
+        let lists = compiled.automaton.distinctValues
+        var keep: [Bool]? = nil
+        for j in lo..<hi {
+            let k = insideRule(engine.items[j])
+            guard k >= 0, let list = lists[k], !distinct.feasible(list, event, p) else { continue }
+            if keep == nil { keep = [Bool](repeating: true, count: hi - lo) }
+            keep![j - lo] = false
+        }
+        guard let keep else { return nil }
+        let start = engine.items.count
+        for j in lo..<hi where keep[j - lo] { engine.items.append(engine.items[j]) }
+        return (start, engine.items.count)
+    }
+
     /// After byte `b` was read into the closed stacks `items[lo ..< hi]`: whether an array is open now.
     /// An array opens at a `[` after which some stack is inside one, and closes when none is; a `[`
     /// outside a string read while one is open begins another (no parse inside the first reads it).
@@ -64,12 +86,14 @@ extension GrammarMatcher {
                 p.escaped = false
             } else if b == DistinctItems.open && !p.inString {
                 p.lastItem = -1
+                p.count = 0
             }
         } else if b == DistinctItems.open && anyInsideDistinct(lo, hi) {
             p.active = true
             p.inString = false
             p.escaped = false
             p.lastItem = -1
+            p.count = 0
         }
     }
 
@@ -86,6 +110,17 @@ extension GrammarMatcher {
         guard let q = compiled.quoteTokens else { return }
         let p = distinctPositions[distinctPositions.count - 1]
         if p.active { distinct.filter(from: p.lastItem) }
+        if !compiled.automaton.distinctLists.isEmpty {
+            // Arrays of listed values: any token may leave one short of values, so every allowed token
+            // inside one is read (outside, those that may open one and go on in it).
+            if p.active {
+                let lists = listsOfOpenArray()
+                if !lists.isEmpty { try refuseFailing(allowedIn: mask, from: p, lists: lists); return }
+            } else {
+                try refuseFailing(q.bracketTokens, from: p, lists: compiled.automaton.distinctLists, mask)
+                return
+            }
+        }
         if p.active && p.inString && !p.escaped {
             let start = Int(p.stringStart), length = Int(p.byteCount) - start
             var i = Int(p.lastItem)
@@ -120,6 +155,70 @@ extension GrammarMatcher {
         }
     }
 
+    /// The listed values of the arrays that the current stacks are inside.
+    private mutating func listsOfOpenArray() -> [DistinctValues] {
+        let cp = current
+        var out: [DistinctValues] = []
+        for i in Int(cp.setStart)..<Int(cp.setEnd) {
+            let k = insideRule(sets[i])
+            if k >= 0, let list = compiled.automaton.distinctValues[k], !out.contains(where: { $0 === list }) { out.append(list) }
+        }
+        return out
+    }
+
+    private mutating func refuseFailing(allowedIn mask: UnsafeMutablePointer<UInt32>, from p: DistinctItems.Position,
+                                        lists: [DistinctValues]) throws(MatcherError) {
+        let vocab = compiled.vocabulary
+        let count = min(vocab.vocabulary.tokenCount, vocab.maskWords * 32)
+        for w in 0..<vocab.maskWords {
+            var bits = mask[w]
+            while bits != 0 {
+                let t = w * 32 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard t < count, !vocab.vocabulary.isSpecial(t) else { continue }
+                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
+            }
+        }
+    }
+
+    private mutating func refuseFailing(_ tokens: [UInt32], from p: DistinctItems.Position, lists: [DistinctValues],
+                                        _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        for t in tokens where isSet(mask, t) {
+            if mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
+        }
+    }
+
+    /// Whether reading token `t` from `p` may close a repeated item or leave an array of one of `lists`
+    /// short of values (a superset: the accept that follows decides).
+    private mutating func mayFail(_ t: UInt32, from p: DistinctItems.Position, lists: [DistinctValues]) -> Bool {
+        let vocab = compiled.vocabulary
+        var s = p
+        var failed = false
+        for k in Int(vocab.tokenOffsets[Int(t)])..<Int(vocab.tokenOffsets[Int(t) + 1]) {
+            let b = vocab.tokenBytes[k]
+            if s.active {
+                if distinct.read(b, &s) { failed = true; break }
+                let event = DistinctItems.event(after: b, s)
+                // (A list none of whose values begins with the text cannot be this array's: its parses do
+                // not read the byte, and the accept drops them by itself.)
+                if event != .none && lists.contains(where: { !distinct.feasible($0, event, s, absentIsFeasible: true) }) {
+                    failed = true
+                    break
+                }
+                if !s.inString && b == DistinctItems.close { s.active = false }
+                if !s.inString && b == DistinctItems.open { s.lastItem = -1; s.count = 0 }
+            } else if b == DistinctItems.open {
+                s.active = true
+                s.inString = false
+                s.escaped = false
+                s.lastItem = -1
+                s.count = 0
+            }
+        }
+        distinct.truncate(to: p)
+        return failed
+    }
+
     @inline(__always)
     private func isSet(_ mask: UnsafeMutablePointer<UInt32>, _ t: UInt32) -> Bool { mask[Int(t >> 5)] & (1 << (t & 31)) != 0 }
 
@@ -149,12 +248,13 @@ extension GrammarMatcher {
             if s.active {
                 if distinct.read(b, &s) { repeated = true; break }
                 if !s.inString && b == DistinctItems.close { s.active = false }
-                if !s.inString && b == DistinctItems.open { s.lastItem = -1 }
+                if !s.inString && b == DistinctItems.open { s.lastItem = -1; s.count = 0 }
             } else if b == DistinctItems.open {
                 s.active = true
                 s.inString = false
                 s.escaped = false
                 s.lastItem = -1
+                s.count = 0
             }
         }
         distinct.truncate(to: p)

@@ -229,6 +229,19 @@ public struct GrammarMatcher: Sendable {
                 try fail(.tooManyStacks(limit: compiled.limits.maxStacks))
             }
             lo = c.lo; hi = c.hi; canEnd = c.accept
+            if reading && position.active && !compiled.automaton.distinctLists.isEmpty {
+                // In an array of listed values: no parse inside it may go where too few values are left.
+                let event = DistinctItems.event(after: bytes[k], position)
+                if event != .none, let kept = dropInfeasible(lo, hi, event, position) {
+                    if kept.lo == kept.hi {
+                        engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                        distinct.truncate(to: distinctPositions[distinctPositions.count - 1])
+                        try checkAutomaton()
+                        return k - start
+                    }
+                    (lo, hi) = kept
+                }
+            }
             if reading { updateDistinct(after: bytes[k], &position, lo, hi) }
         }
         if isExhausted {
