@@ -124,7 +124,11 @@ public struct GrammarRule: Hashable, Sendable {
     /// every item the array may hold (their texts between the quotes, sorted by bytes), so the matcher
     /// can tell when the values left cannot finish the item or reach `distinctMinimum` items.
     public var distinctValues: [[UInt8]]? = nil
-    /// For `distinctStringItems` with `distinctValues`: the array's `minItems`.
+    /// For `distinctStringItems`, where the items' language has prefixes with finitely many completions
+    /// but is too large to list: its content automaton (over the text between the quotes), from which
+    /// the matcher counts the completions left.
+    public var distinctLanguage: ByteDFA? = nil
+    /// For `distinctStringItems` with `distinctValues` or `distinctLanguage`: the array's `minItems`.
     public var distinctMinimum: Int = 0
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 
@@ -303,14 +307,16 @@ public struct Grammar: Hashable, Sendable {
                        counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
         rules[id.index].distinctStringItems = other.distinctStringItems
         rules[id.index].distinctValues = other.distinctValues
+        rules[id.index].distinctLanguage = other.distinctLanguage
         rules[id.index].distinctMinimum = other.distinctMinimum
     }
 
     /// Marks rule `id` as an array of distinct strings (see `GrammarRule.distinctStringItems`), of the
     /// listed `values` (nil: a language without end) and at least `minimum` items.
-    public mutating func markDistinctStringItems(_ id: RuleID, values: [[UInt8]]? = nil, minimum: Int = 0) {
+    public mutating func markDistinctStringItems(_ id: RuleID, values: [[UInt8]]? = nil, language: ByteDFA? = nil, minimum: Int = 0) {
         rules[id.index].distinctStringItems = true
         rules[id.index].distinctValues = values
+        rules[id.index].distinctLanguage = language
         rules[id.index].distinctMinimum = minimum
     }
 

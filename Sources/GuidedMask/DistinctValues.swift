@@ -1,14 +1,50 @@
-/// The items an array of distinct strings from a finite language may hold
-/// (`GrammarRule.distinctValues`): their texts sorted by bytes, and the array's `minItems`. The matcher
-/// refuses what would leave too few unwritten values (`DistinctItems`): a string no unwritten value
-/// begins with, a separator when no value is left, an item after which `minItems` cannot be reached.
+import GuidedGrammar
+
+/// The items an array of distinct strings from a language with an end may hold
+/// (`GrammarRule.distinctValues` or `.distinctLanguage`), and the array's `minItems`. The matcher refuses
+/// what would leave too few unwritten values (`DistinctItems.feasible`): a string whose completions are
+/// all written, a separator when no value is left, an item after which `minItems` cannot be reached.
+///
+/// A list of strings (sorted by bytes: the values that begin with a text are a range), or, for a language
+/// too large to list, its content automaton with each state's number of completions (saturated at
+/// `Int32.max`: more than any array holds).
 final class DistinctValues: Sendable {
     let values: [[UInt8]]
     let minimum: Int
+    /// How many values there are (saturated).
+    let total: Int
+    /// The counted form: byte classes, transitions (-1: none) and completions per state.
+    let classOf: [UInt8]
+    let classCount: Int
+    let table: [Int32]
+    let completions: [Int]
+    var isCounted: Bool { !completions.isEmpty }
 
     init(values: [[UInt8]], minimum: Int) {
         self.values = values
         self.minimum = minimum
+        total = values.count
+        classOf = []; classCount = 0; table = []; completions = []
+    }
+
+    init(language: ByteDFA, minimum: Int) {
+        values = []
+        self.minimum = minimum
+        classOf = language.classOf
+        classCount = language.classCount
+        table = language.table
+        completions = language.completionCounts(cap: UInt64(Int32.max)).map { Int($0) }
+        total = completions.first ?? 0
+    }
+
+    /// The number of values that begin with `bytes[start ..< end]` (saturated), by the counted form.
+    func completions(of bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var q = 0
+        for k in start..<end {
+            q = Int(table[q * classCount + Int(classOf[Int(bytes[k])])])
+            if q < 0 { return 0 }
+        }
+        return completions[q]
     }
 
     /// The range of `values` that begin with `bytes[start ..< end]` (sorted, so they are contiguous).

@@ -20,6 +20,9 @@ final class QuoteTokens: Sendable {
     /// Tokens holding `[` and a quote or a comma: outside any array, what may open an array of listed
     /// values and leave it short of values within one token.
     let bracketTokens: [UInt32]
+    /// Tokens holding a comma: between the items of an array of a language with an end, what may ask for
+    /// one more item than the values left allow.
+    let commaTokens: [UInt32]
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -27,7 +30,7 @@ final class QuoteTokens: Sendable {
         var one: [UInt32] = [], two: [UInt32] = [], three: [UInt32] = [], bracket: [UInt32] = []
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), open = UInt8(ascii: "[")
         let bytes = vocabulary.tokenBytes, offsets = vocabulary.tokenOffsets
-        var withBracket: [UInt32] = []
+        var withBracket: [UInt32] = [], withComma: [UInt32] = []
         func commaIn(_ lo: Int, _ hi: Int) -> Bool { (lo..<hi).contains { bytes[$0] == UInt8(ascii: ",") } }
         for t in 0..<v.tokenCount {
             let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
@@ -36,7 +39,9 @@ final class QuoteTokens: Sendable {
                 if bytes[k] == quote { quotes += 1 } else if bytes[k] == open { hasBracket = true }
             }
             // (Special tokens are looked up only here: a set lookup per token was most of the pass.)
-            if hasBracket && (quotes > 0 || commaIn(lo, hi)) && !v.isSpecial(t) { withBracket.append(UInt32(t)) }
+            let comma = commaIn(lo, hi)
+            if comma && !v.isSpecial(t) { withComma.append(UInt32(t)) }
+            if hasBracket && (quotes > 0 || comma) && !v.isSpecial(t) { withBracket.append(UInt32(t)) }
             guard quotes > 0, !v.isSpecial(t) else { continue }
             one.append(UInt32(t))
             if quotes >= 2 { two.append(UInt32(t)) }
@@ -68,6 +73,7 @@ final class QuoteTokens: Sendable {
         closingTable = table
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
         bracketTokens = withBracket
+        commaTokens = withComma
     }
 
     /// The longest `Closing.length`: no token closes a string with more text before its quote.
@@ -87,5 +93,5 @@ final class QuoteTokens: Sendable {
         }
     }
 
-    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count + bracketTokens.count) }
+    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count + bracketTokens.count + commaTokens.count) }
 }

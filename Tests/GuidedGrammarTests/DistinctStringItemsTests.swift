@@ -35,6 +35,9 @@ import GuidedSchema
         #"{"type":"array","items":{"type":"string","pattern":"^(a|ab|)$"},"uniqueItems":true,"minItems":2}"#,
         #"{"type":"array","items":{"type":"string","pattern":"^(a|ab|\"|a\\\\)$"},"uniqueItems":true,"minItems":4}"#,
         #"{"anyOf":[{"type":"array","items":{"type":"string","pattern":"^(a|ab)$"},"uniqueItems":true},{"type":"array","items":{"type":"string"},"maxItems":2}]}"#,
+        // Languages too large to list, counted on their automata.
+        #"{"type":"array","items":{"type":"string","maxLength":2},"uniqueItems":true,"minItems":1}"#,
+        #"{"type":"array","items":{"type":"string","maxLength":1},"uniqueItems":true,"maxItems":3}"#,
     ]
 
     @Test(arguments: schemas)

@@ -91,3 +91,64 @@ extension ByteDFA {
         return visit(0) ? out : nil
     }
 }
+
+extension ByteDFA {
+    /// Per state, how many words lead from it to acceptance, saturated at `cap` (a state from which a
+    /// cycle of live states is reachable has infinitely many: `cap`).
+    public func completionCounts(cap: UInt64) -> [UInt64] {
+        let n = stateCount
+        var classSize = [UInt64](repeating: 0, count: classCount)
+        for b in 0..<256 { classSize[Int(classOf[b])] += 1 }
+        // 0: not visited, 1: on the current path, 2: done.
+        var color = [UInt8](repeating: 0, count: n)
+        var count = [UInt64](repeating: 0, count: n)
+        func add(_ a: UInt64, _ b: UInt64) -> UInt64 { let (s, o) = a.addingReportingOverflow(b); return o || s > cap ? cap : s }
+        func times(_ a: UInt64, _ b: UInt64) -> UInt64 { let (m, o) = a.multipliedReportingOverflow(by: b); return o || m > cap ? cap : m }
+        // Depth first with an explicit stack: (state, next class to try).
+        for root in 0..<n where color[root] == 0 {
+            var stack: [(Int, Int)] = [(root, 0)]
+            color[root] = 1
+            count[root] = accepting[root] ? 1 : 0
+            while let (s, c) = stack.last {
+                if c == classCount {
+                    color[s] = 2
+                    stack.removeLast()
+                    if let (parent, pc) = stack.last {
+                        count[parent] = add(count[parent], times(count[s], classSize[pc - 1]))
+                    }
+                    continue
+                }
+                stack[stack.count - 1].1 = c + 1
+                let t = Int(table[s * classCount + c])
+                guard t >= 0 else { continue }
+                switch color[t] {
+                case 0:
+                    color[t] = 1
+                    count[t] = accepting[t] ? 1 : 0
+                    stack.append((t, 0))
+                case 1:
+                    // A cycle: infinitely many words through it, if it can reach acceptance at all (a dead
+                    // cycle adds nothing). Marked on the way back below.
+                    if canAccept(t) { count[s] = cap }
+                default:
+                    count[s] = add(count[s], times(count[t], classSize[c]))
+                }
+            }
+        }
+        return count
+    }
+
+    /// Whether some word leads from `state` to acceptance.
+    private func canAccept(_ state: Int) -> Bool {
+        var seen = Set<Int>([state])
+        var stack = [state]
+        while let s = stack.popLast() {
+            if accepting[s] { return true }
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                if t >= 0 && seen.insert(t).inserted { stack.append(t) }
+            }
+        }
+        return false
+    }
+}

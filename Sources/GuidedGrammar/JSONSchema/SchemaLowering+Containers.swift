@@ -213,23 +213,23 @@ extension SchemaLowering {
     }
 
     /// Listed values an array of distinct strings from a finite language may hold: the matcher checks
-    /// them against the items written at every byte (`DistinctItems`), so a longer list costs a mask more.
+    /// them against the items written at every byte (`DistinctItems`). Larger finite languages keep their
+    /// automaton instead, and the matcher counts completions on it.
     static let maxDistinctValues = 4_096
 
     /// `uniqueItems: true` over items that are strings only: the array as without `uniqueItems`, as a rule
     /// marked `distinctStringItems`, whose repeated items the token matcher refuses (strings are spelled
     /// one way, so equal text is equal value). Where every prefix of an item has infinitely many
     /// completions (`{"type": "string"}`, `minLength`, most patterns), a refusal never leaves a parse with
-    /// nothing to write. Where the items are a finite language of at most `maxDistinctValues` strings (an
-    /// `enum`, a bounded pattern), the rule lists them, and the matcher also refuses what would leave no
-    /// value unwritten to finish an item or reach `minItems`. Refused for other items (numbers compare by
-    /// value, objects regardless of member order, and other finite languages are too large to list),
-    /// naming `uniqueItems`.
+    /// nothing to write. Otherwise the rule also carries the language, as a list of at most
+    /// `maxDistinctValues` strings (an `enum`) or as its automaton (`maxLength`, formats, bounded
+    /// patterns), and the matcher refuses what would leave no unwritten value to finish an item or reach
+    /// `minItems`. Refused for other items (numbers compare by value, objects regardless of member
+    /// order), naming `uniqueItems`.
     mutating func distinctStringArray(_ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
         func refuse(_ why: String) -> JSONSchemaCompileError {
             JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer, detail: "uniqueItems: true is enforced over "
-                                   + "strings whose every prefix has infinitely many completions, over at most \(Self.maxDistinctValues) "
-                                   + "strings, or over up to \(Self.maxUniqueListed) listed strings, booleans or null; \(why)")
+                                   + "string items, or over up to \(Self.maxUniqueListed) listed strings, booleans or null; \(why)")
         }
         let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
         guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { throw refuse("not beside prefixItems or contains") }
@@ -242,14 +242,18 @@ extension SchemaLowering {
             throw refuse("the strings these items may be are not known exactly")
         }
         var values: [[UInt8]]? = nil
+        var counted: ByteDFA? = nil
         if !language.isEmpty && !language.continuesInfinitelyFromEveryPrefix {
-            guard let words = language.words(limit: Self.maxDistinctValues) else {
-                throw refuse("some prefixes of these strings have finitely many completions (a length, format or pattern "
-                             + "bounds them), and they are not a list of at most \(Self.maxDistinctValues) strings")
+            if let words = language.words(limit: Self.maxDistinctValues) {
+                // No array of that many distinct items.
+                if words.count < f.minItems { return .nothing }
+                values = words
+            } else {
+                // Too many to list: the matcher counts completions on the automaton instead.
+                let total = language.completionCounts(cap: UInt64(Int32.max))[0]
+                if total < UInt64(f.minItems) { return .nothing }
+                counted = language
             }
-            // No array of that many distinct items.
-            if words.count < f.minItems { return .nothing }
-            values = words
         }
         var plain = f
         plain.uniqueItems = nil
@@ -257,7 +261,7 @@ extension SchemaLowering {
         if language.isEmpty { return body }   // no item at all: `[]` is the only array, and it is distinct
         let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
         grammar.define(r, as: body)
-        grammar.markDistinctStringItems(r, values: values, minimum: f.minItems)
+        grammar.markDistinctStringItems(r, values: values, language: counted, minimum: f.minItems)
         return .rule(r)
     }
 

@@ -79,7 +79,8 @@ final class GrammarAutomaton: @unchecked Sendable {
         nfaStateCount = nfa.stateCount
         hasDistinctItems = nfa.ruleDistinctItems.contains(true)
         distinctValues = nfa.ruleDistinctValues.indices.map { k in
-            nfa.ruleDistinctValues[k].map { DistinctValues(values: $0, minimum: nfa.ruleDistinctMinimum[k]) }
+            if let values = nfa.ruleDistinctValues[k] { return DistinctValues(values: values, minimum: nfa.ruleDistinctMinimum[k]) }
+            return nfa.ruleDistinctLanguage[k].map { DistinctValues(language: $0, minimum: nfa.ruleDistinctMinimum[k]) }
         }
         distinctLists = distinctValues.compactMap { $0 }
         follow = RuleFollow(nfa: nfa, classCount: classes.count)

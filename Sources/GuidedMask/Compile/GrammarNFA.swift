@@ -46,6 +46,7 @@ struct GrammarNFA {
     var ruleDistinctItems: [Bool] = []
     /// Per kept rule: its listed values (`GrammarRule.distinctValues`) and `distinctMinimum`.
     var ruleDistinctValues: [[[UInt8]]?] = []
+    var ruleDistinctLanguage: [ByteDFA?] = []
     var ruleDistinctMinimum: [Int] = []
     /// Per member-set rule with counts: how many declared members some usable call writes, and whether
     /// some usable call writes an undeclared member (set by `dropUnwritableClosings`).
@@ -96,6 +97,7 @@ struct GrammarNFA {
         ruleDistinctItems = selection.kept.map { grammar.rules[$0].distinctStringItems }
         ruleDistinctValues = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctValues : nil }
         ruleDistinctMinimum = selection.kept.map { grammar.rules[$0].distinctMinimum }
+        ruleDistinctLanguage = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctLanguage : nil }
         countedWritable = [Int](repeating: 0, count: ruleCounts.count)
         countedUndeclared = [Bool](repeating: false, count: ruleCounts.count)
         hasMemberSets = ruleTracks.contains(true)

@@ -176,23 +176,31 @@ struct DistinctItems: Sendable {
     /// Whether an array of `list`'s values at `p` can still be finished with values not written yet
     /// (its items are values of the list, all different, so `p.count` of them are used).
     func feasible(_ list: DistinctValues, _ event: Event, _ p: Position, absentIsFeasible: Bool = false) -> Bool {
-        let left = list.values.count - Int(p.count), needed = list.minimum - Int(p.count)
+        let left = list.total - Int(p.count), needed = list.minimum - Int(p.count)
         switch event {
         case .none: return true
         case .closed: return left >= needed
         case .separator: return left >= max(1, needed)
         case .prefix:
-            let range = bytes.withUnsafeBufferPointer { list.range(beginningWith: $0, Int(p.stringStart), bytes.count) }
-            return range.isEmpty ? absentIsFeasible : unwritten(in: range, p)
+            return feasiblePrefix(list, Int(p.stringStart), bytes.count, p, absentIsFeasible: absentIsFeasible)
         }
     }
 
-    /// Whether some value of `range` (the values that begin with the open string's text) is not written
-    /// yet in the open array.
-    func unwritten(in range: Range<Int>, _ p: Position) -> Bool {
-        // At most `p.count` of them are written: most of the time fewer than the range holds.
-        if range.count > Int(p.count) { return true }
-        let start = Int(p.stringStart), length = bytes.count - start
+    /// Whether the text `bytes[start ..< end]` begins some value of `list` not written yet in the open
+    /// array at `p`.
+    func feasiblePrefix(_ list: DistinctValues, _ start: Int, _ end: Int, _ p: Position, absentIsFeasible: Bool = false) -> Bool {
+        let values = bytes.withUnsafeBufferPointer { buf in
+            list.isCounted ? list.completions(of: buf, start, end) : list.range(beginningWith: buf, start, end).count
+        }
+        return values == 0 ? absentIsFeasible : unwritten(values, start, end, p)
+    }
+
+    /// Whether some of the `values` that begin with `bytes[start ..< end]` is not written yet in the open
+    /// array at `p`.
+    func unwritten(_ values: Int, _ start: Int, _ end: Int, _ p: Position) -> Bool {
+        // At most `p.count` of them are written: most of the time fewer than there are.
+        if values > Int(p.count) { return true }
+        let length = end - start
         return bytes.withUnsafeBufferPointer { buf in
             // The written items that begin with the text so far use up values of the range.
             var used = 0, i = Int(p.lastItem)
@@ -205,7 +213,7 @@ struct DistinctItems: Sendable {
                 }
                 i = Int(item.previous)
             }
-            return used < range.count
+            return used < values
         }
     }
 

@@ -107,15 +107,43 @@ extension GrammarMatcher {
     /// first (three quotes or more), or a whole item between items (two or more), or, outside any array,
     /// open one and close two items in it (`[` and four quotes): those few are read byte by byte.
     mutating func refuseRepeatedItems(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        try refuseRepeatedItemsOfPrimaries(mask)
+        // A token spelled like another (`VocabularyIndex.duplicatePairs`) shares its fate; the token
+        // trie holds only the first of them, and `refuseExhausted` reads the trie.
+        let dups = compiled.vocabulary.duplicatePairs
+        var k = 0
+        while k < dups.count {
+            let primary = dups[k], duplicate = dups[k + 1]
+            if !isSet(mask, primary) { mask[Int(duplicate >> 5)] &= ~(1 << (duplicate & 31)) }
+            k += 2
+        }
+    }
+
+    private mutating func refuseRepeatedItemsOfPrimaries(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         guard let q = compiled.quoteTokens else { return }
         let p = distinctPositions[distinctPositions.count - 1]
         if p.active { distinct.filter(from: p.lastItem) }
         if !compiled.automaton.distinctLists.isEmpty {
-            // Arrays of listed values: any token may leave one short of values, so every allowed token
-            // inside one is read (outside, those that may open one and go on in it).
+            // Arrays of a language with an end: besides repeats, a token may leave one short of values. A
+            // text can run out of unwritten values only if it begins some written item, so in a string the
+            // candidates are the tokens that spell on into a written item past where its completions are
+            // all written (`refuseExhausted`), and those holding a quote (they close the string: a repeat,
+            // a separator with nothing left); between items, the tokens holding a quote or a comma; outside
+            // any array, those that may open one and go on in it.
             if p.active {
                 let lists = listsOfOpenArray()
-                if !lists.isEmpty { try refuseFailing(allowedIn: mask, from: p, lists: lists); return }
+                if !lists.isEmpty {
+                    if p.inString && !p.escaped {
+                        try refuseFailing(q.oneQuote, from: p, lists: lists, mask)
+                        try refuseExhausted(from: p, lists: lists, mask)
+                    } else if p.inString {
+                        try refuseFailing(allowedIn: mask, from: p, lists: lists)
+                    } else {
+                        try refuseFailing(q.oneQuote, from: p, lists: lists, mask)
+                        try refuseFailing(q.commaTokens, from: p, lists: lists, mask)
+                    }
+                    return
+                }
             } else {
                 try refuseFailing(q.bracketTokens, from: p, lists: compiled.automaton.distinctLists, mask)
                 return
@@ -177,6 +205,48 @@ extension GrammarMatcher {
                 bits &= bits - 1
                 guard t < count, !vocab.vocabulary.isSpecial(t) else { continue }
                 if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
+            }
+        }
+    }
+
+    /// In an open string: for each written item that begins with the text so far, the shortest longer
+    /// prefix of it whose completions are all written (under some list), and the allowed tokens that
+    /// spell on from the text to there or past it (the token trie's subtree there).
+    private mutating func refuseExhausted(from p: DistinctItems.Position, lists: [DistinctValues],
+                                          _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
+        let start = Int(p.stringStart), length = Int(p.byteCount) - start
+        let trie = compiled.tables.trie, trieCount = compiled.tables.trieCount
+        var i = Int(p.lastItem)
+        while i >= 0 {
+            let item = distinct.items[i]
+            i = Int(item.previous)
+            let itemStart = Int(item.start), itemLength = Int(item.end - item.start)
+            guard itemLength > length, distinct.equal(itemStart, start, count: length) else { continue }
+            var exhausted = -1
+            for m in (length + 1)...itemLength
+            where lists.contains(where: { !distinct.feasiblePrefix($0, itemStart, itemStart + m, p, absentIsFeasible: true) }) {
+                exhausted = m
+                break
+            }
+            guard exhausted > 0 else { continue }
+            // The trie node of the item's bytes from the text's end to the exhausted prefix.
+            var node = -1, lo = 0, hi = trieCount
+            for k in (itemStart + length)..<(itemStart + exhausted) {
+                let b = distinct.bytes[k]
+                node = -1
+                var j = lo
+                while j < hi {
+                    if trie[j].byte == b { node = j; break }
+                    j += trie[j].subtreeSize
+                }
+                if node < 0 { break }
+                lo = node + 1
+                hi = node + trie[node].subtreeSize
+            }
+            guard node >= 0 else { continue }
+            for j in node..<(node + trie[node].subtreeSize) where trie[j].hasToken {
+                let t = UInt32(trie[j].token)
+                if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
             }
         }
     }
