@@ -251,6 +251,7 @@ struct RegexField: Decodable, Sendable, GuidedGenerable {
         #expect(row(#"{"type": "string", "format": "regex"}"#) == [false, true])
         #expect(row(#"{"type": "string", "format": "color"}"#) == [true, false])
         #expect(row(#"{"type": "array", "uniqueItems": true}"#) == [false, false])
+        #expect(row(#"{"type": "array", "items": {"type": "string"}, "uniqueItems": true}"#) == [true, false])
         #expect(row(#"{"type": "integer", "minimum": 0}"#) == [true, true])
     }
 

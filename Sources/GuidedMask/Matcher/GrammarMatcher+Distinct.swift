@@ -216,15 +216,34 @@ extension GrammarMatcher {
                                           _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         let start = Int(p.stringStart), length = Int(p.byteCount) - start
         let trie = compiled.tables.trie, trieCount = compiled.tables.trieCount
+        var wide: [(from: Int, count: Int)] = []
         var i = Int(p.lastItem)
         while i >= 0 {
             let item = distinct.items[i]
             i = Int(item.previous)
             let itemStart = Int(item.start), itemLength = Int(item.end - item.start)
             guard itemLength > length, distinct.equal(itemStart, start, count: length) else { continue }
+            // written[m]: the written items that begin with the item's first m bytes (by their common
+            // prefix with it, one pass), so each prefix's check below is a count, not a walk.
+            var written = [Int](repeating: 0, count: itemLength + 2)
+            var j = Int(p.lastItem)
+            while j >= 0 {
+                let other = distinct.items[j]
+                j = Int(other.previous)
+                let n = min(itemLength, Int(other.end - other.start))
+                var common = 0
+                while common < n && distinct.bytes[Int(other.start) + common] == distinct.bytes[itemStart + common] { common += 1 }
+                written[common] += 1
+            }
+            for m in stride(from: itemLength, through: 0, by: -1) { written[m] += written[m + 1] }
             var exhausted = -1
             for m in (length + 1)...itemLength
-            where lists.contains(where: { !distinct.feasiblePrefix($0, itemStart, itemStart + m, p, absentIsFeasible: true) }) {
+            where lists.contains(where: { list in
+                let values = distinct.bytes.withUnsafeBufferPointer { buf in
+                    list.isCounted ? list.completions(of: buf, itemStart, itemStart + m) : list.range(beginningWith: buf, itemStart, itemStart + m).count
+                }
+                return values > 0 && written[m] >= values
+            }) {
                 exhausted = m
                 break
             }
@@ -244,9 +263,30 @@ extension GrammarMatcher {
                 hi = node + trie[node].subtreeSize
             }
             guard node >= 0 else { continue }
-            for j in node..<(node + trie[node].subtreeSize) where trie[j].hasToken {
-                let t = UInt32(trie[j].token)
-                if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
+            // Subtrees beyond a 64th of the vocabulary (2,373 nodes for Qwen2) are not scanned for
+            // candidates: the allowed tokens are read instead. (In the tests' small vocabularies both
+            // ways are taken.)
+            let size = trie[node].subtreeSize
+            if size <= max(2, compiled.vocabulary.vocabulary.tokenCount / 64) {
+                for j in node..<(node + size) where trie[j].hasToken {
+                    let t = UInt32(trie[j].token)
+                    if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
+                }
+            } else {
+                // A short exhausted prefix: its subtree holds much of the vocabulary, the mask far fewer
+                // tokens (the grammar allows only continuations of its values); read the mask once below.
+                wide.append((itemStart + length, exhausted - length))
+            }
+        }
+        guard !wide.isEmpty else { return }
+        let vocab = compiled.vocabulary
+        for w in 0..<vocab.maskWords {
+            var bits = mask[w]
+            while bits != 0 {
+                let t = w * 32 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard t < vocab.vocabulary.tokenCount, wide.contains(where: { tokenBegins(UInt32(t), with: $0.from, count: $0.count) }) else { continue }
+                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
             }
         }
     }
