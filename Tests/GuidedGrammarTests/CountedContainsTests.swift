@@ -23,16 +23,7 @@ import GuidedSchema
         #"{"contains":{"const":1},"minContains":3,"maxItems":2}"#,
     ]
 
-    static func arrays(upTo n: Int) -> [String] {
-        let items = ["1", "2", #""a""#, "true"]
-        var out: [[String]] = [[]]
-        var frontier: [[String]] = [[]]
-        for _ in 0..<n {
-            frontier = frontier.flatMap { a in items.map { a + [$0] } }
-            out += frontier
-        }
-        return out.map { "[" + $0.joined(separator: ",") + "]" }
-    }
+    static func arrays(upTo n: Int) -> [String] { JSONSchemaTestSupport.arrays(of: ["1", "2", #""a""#, "true"], upTo: n) }
 
     @Test(arguments: schemas)
     func acceptsExactlyTheValidArrays(_ schema: String) throws {

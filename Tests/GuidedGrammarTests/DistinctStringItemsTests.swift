@@ -9,15 +9,6 @@ import GuidedSchema
     /// hide behind (`\"`, `\\`, a backslash before the closing quote).
     static let items = [#""a""#, #""""#, #""ab""#, #""\"""#, #""a\\""#]
 
-    static func arrays(of items: [String], upTo n: Int) -> [String] {
-        var out: [[String]] = [[]]
-        var frontier: [[String]] = [[]]
-        for _ in 0..<n {
-            frontier = frontier.flatMap { a in items.map { a + [$0] } }
-            out += frontier
-        }
-        return out.map { "[" + $0.joined(separator: ",") + "]" }
-    }
 
     static let schemas: [String] = [
         #"{"type":"array","items":{"type":"string"},"uniqueItems":true}"#,
@@ -47,7 +38,7 @@ import GuidedSchema
         let oracle = GrammarMembership.Oracle(g)
         #expect(oracle.kind == "matcher")
         let validator = JSONSchemaValidator(schema: try JSONParser.parse(schema))
-        let all = Self.arrays(of: Self.items, upTo: 4)
+        let all = JSONSchemaTestSupport.arrays(of: Self.items, upTo: 4)
         #expect(all.count == 781)
         var valid = 0, invalid = 0
         for text in all {

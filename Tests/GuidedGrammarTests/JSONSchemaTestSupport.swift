@@ -40,6 +40,17 @@ enum JSONSchemaTestSupport {
         return sequences
     }
 
+    /// Every compact JSON array of up to `n` of `items` (repeats allowed), shortest first.
+    static func arrays(of items: [String], upTo n: Int) -> [String] {
+        var out: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 0..<n {
+            frontier = frontier.flatMap { a in items.map { a + [$0] } }
+            out += frontier
+        }
+        return out.map { "[" + $0.joined(separator: ",") + "]" }
+    }
+
     static func error(_ schema: String, _ options: JSONSchemaCompileOptions = JSONSchemaCompileOptions()) -> JSONSchemaCompileError? {
         do { _ = try compile(schema, options); return nil } catch let e as JSONSchemaCompileError { return e } catch { return nil }
     }

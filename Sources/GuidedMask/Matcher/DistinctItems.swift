@@ -45,6 +45,15 @@ struct DistinctItems: Sendable {
         /// `bytes.count` and `items.count` when the position was saved.
         var byteCount: Int32 = 0
         var itemCount: Int32 = 0
+
+        /// Right after the `[` of an array: open, no item yet.
+        mutating func openArray() {
+            active = true
+            inString = false
+            escaped = false
+            lastItem = -1
+            count = 0
+        }
     }
 
     var bytes: [UInt8] = []

@@ -85,15 +85,10 @@ extension GrammarMatcher {
                 p.inString = false
                 p.escaped = false
             } else if b == DistinctItems.open && !p.inString {
-                p.lastItem = -1
-                p.count = 0
+                p.openArray()
             }
         } else if b == DistinctItems.open && anyInsideDistinct(lo, hi) {
-            p.active = true
-            p.inString = false
-            p.escaped = false
-            p.lastItem = -1
-            p.count = 0
+            p.openArray()
         }
     }
 
@@ -173,13 +168,13 @@ extension GrammarMatcher {
                     try refuseIfRejected(c.token, mask)
                 }
             }
-            try refuseRepeating(q.threeQuotes, from: p, mask)
+            try refuseFailing(q.threeQuotes, from: p, lists: [], mask)
         } else if p.active && p.inString {
-            try refuseRepeating(q.oneQuote, from: p, mask)
+            try refuseFailing(q.oneQuote, from: p, lists: [], mask)
         } else if p.active {
-            try refuseRepeating(q.twoQuotes, from: p, mask)
+            try refuseFailing(q.twoQuotes, from: p, lists: [], mask)
         } else {
-            try refuseRepeating(q.bracketFourQuotes, from: p, mask)
+            try refuseFailing(q.bracketFourQuotes, from: p, lists: [], mask)
         }
     }
 
@@ -299,7 +294,8 @@ extension GrammarMatcher {
     }
 
     /// Whether reading token `t` from `p` may close a repeated item or leave an array of one of `lists`
-    /// short of values (a superset: the accept that follows decides).
+    /// short of values (a superset: the reader opens an array at every `[` outside a string, and the
+    /// accept that follows decides).
     private mutating func mayFail(_ t: UInt32, from p: DistinctItems.Position, lists: [DistinctValues]) -> Bool {
         let vocab = compiled.vocabulary
         var s = p
@@ -316,13 +312,9 @@ extension GrammarMatcher {
                     break
                 }
                 if !s.inString && b == DistinctItems.close { s.active = false }
-                if !s.inString && b == DistinctItems.open { s.lastItem = -1; s.count = 0 }
+                if !s.inString && b == DistinctItems.open { s.openArray() }
             } else if b == DistinctItems.open {
-                s.active = true
-                s.inString = false
-                s.escaped = false
-                s.lastItem = -1
-                s.count = 0
+                s.openArray()
             }
         }
         distinct.truncate(to: p)
@@ -339,36 +331,6 @@ extension GrammarMatcher {
         guard Int(vocab.tokenOffsets[Int(t) + 1]) - lo >= count else { return false }
         for k in 0..<count where vocab.tokenBytes[lo + k] != distinct.bytes[from + k] { return false }
         return true
-    }
-
-    /// Reads each allowed token of `tokens` from `p` as the reader would (opening an array at every `[`,
-    /// a superset of where one opens) and refuses those that close a repeated item and no parse reads.
-    private mutating func refuseRepeating(_ tokens: [UInt32], from p: DistinctItems.Position, _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
-        for t in tokens where isSet(mask, t) {
-            if mayRepeat(t, from: p) { try refuseIfRejected(t, mask) }
-        }
-    }
-
-    private mutating func mayRepeat(_ t: UInt32, from p: DistinctItems.Position) -> Bool {
-        let vocab = compiled.vocabulary
-        var s = p
-        var repeated = false
-        for k in Int(vocab.tokenOffsets[Int(t)])..<Int(vocab.tokenOffsets[Int(t) + 1]) {
-            let b = vocab.tokenBytes[k]
-            if s.active {
-                if distinct.read(b, &s) { repeated = true; break }
-                if !s.inString && b == DistinctItems.close { s.active = false }
-                if !s.inString && b == DistinctItems.open { s.lastItem = -1; s.count = 0 }
-            } else if b == DistinctItems.open {
-                s.active = true
-                s.inString = false
-                s.escaped = false
-                s.lastItem = -1
-                s.count = 0
-            }
-        }
-        distinct.truncate(to: p)
-        return repeated
     }
 
     /// Accepts token `t` and rolls it back; clears its bit if it was refused.
