@@ -32,16 +32,25 @@ extension FuzzTarget {
     }
 
     /// Schema and instance (split at the first NUL byte): the validator never traps, and an instance the
-    /// compiled grammar accepts is one the validator finds valid (the grammar is sound).
+    /// compiled grammar accepts is one the validator finds valid (the grammar is sound). The reference
+    /// recognizer answers; for grammars it refuses (arrays of distinct strings: `uniqueItems`), the
+    /// matcher over the fuzz vocabulary does.
     static let validator = FuzzTarget(name: "validator", summary: "validator; grammar accepts only what it validates", maxLength: 2048) { bytes in
         let (head, tail) = FuzzInput(bytes: bytes).split()
         guard let schema = try? JSONParser.parse(bytes: head) else { return }
         let validator = JSONSchemaValidator(schema: schema, options: .init(formatAssertion: true))
         guard let instance = try? JSONParser.parse(bytes: tail) else { return }
         let violations = validator.validate(instance)
-        guard tail.count <= 256, let grammar = try? JSONSchemaCompiler.compile(schema, options: schemaOptions),
-              var recognizer = try? ReferenceRecognizer(grammar) else { return }
-        if recognizer.feed(tail[...]), recognizer.canTerminate, !violations.isEmpty {
+        guard tail.count <= 256, let grammar = try? JSONSchemaCompiler.compile(schema, options: schemaOptions) else { return }
+        let accepted: Bool
+        if var recognizer = try? ReferenceRecognizer(grammar) {
+            accepted = recognizer.feed(tail[...]) && recognizer.canTerminate
+        } else if let compiled = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits) {
+            accepted = (try? compiled.accepts(bytes: tail)) ?? false
+        } else {
+            return
+        }
+        if accepted && !violations.isEmpty {
             FuzzFinding.report("grammar accepts an instance the validator refuses: \(violations.first!)")
         }
     }
