@@ -156,3 +156,38 @@ def test_torch_bitmask_fill(tiny):
         gd.fill_next_token_bitmask(m, torch.zeros(1, 2, dtype=torch.int64))
     with pytest.raises(gd.BufferTooSmallError):
         gd.fill_next_token_bitmask(m, torch.zeros(1, 1, dtype=torch.int32))
+
+
+def test_distinct_string_items_through_the_c_abi():
+    """uniqueItems over strings is the matcher's check (docs/json-schema.md, "Distinct string items"):
+    through the C ABI the masks, accepts, validation and the batch fill on threads all refuse a repeat."""
+    np = need_module("numpy")
+    tokens = [b"[", b"]", b",", b'"', b"a", b"b", b'a"', b'"a"', b"</s>"]
+    lb, rb, comma, quote, a, b, a_close, whole_a, eos = range(9)
+    vocab = gd.Vocabulary.from_tokens(tokens, eos_ids=[eos], vocab_size=32)
+    grammar = gd.Compiler(vocab).compile_json_schema(
+        {"type": "array", "items": {"type": "string"}, "uniqueItems": True}, whitespace="compact")
+    m = gd.Matcher(grammar)
+    assert m.accept_tokens([lb, whole_a, comma, quote]) == 4      # ["a","
+    bm = gd.allocate_token_bitmask(1, 32, library="numpy")
+    gd.fill_next_token_bitmask(m, bm)
+    allowed = {t for t in range(9) if int(bm[0, 0]) >> t & 1}
+    # Inside the string: any character, or " (an empty item); not a" (a second "a"), not "a" (no separator).
+    assert allowed == {lb, rb, comma, quote, a, b}
+    assert not m.accept_token(a_close)
+    assert m.validate_tokens([a, a_close]) == 2                     # "aa" is new
+    assert m.validate_tokens([a_close]) == 0
+    # Matchers at several positions, filled on 4 threads, equal their single fills.
+    prefixes = [[lb], [lb, whole_a], [lb, whole_a, comma], [lb, whole_a, comma, quote], [lb, whole_a, comma, quote, a],
+                [lb, whole_a, comma, whole_a], [lb, quote, a], [lb, whole_a, comma, quote, b, quote]]
+    matchers = []
+    for p in prefixes:
+        x = gd.Matcher(grammar)
+        matchers.append((x, x.accept_tokens(p)))
+    assert [n for _, n in matchers] == [len(p) for p in prefixes[:5]] + [3] + [3, 6]
+    batch = np.zeros((len(matchers), 1), dtype=np.int32)
+    gd.fill_next_token_bitmask_batch([x for x, _ in matchers], batch, threads=4)
+    for i, (x, _) in enumerate(matchers):
+        one = np.zeros((1, 1), dtype=np.int32)
+        gd.fill_next_token_bitmask(x, one)
+        assert batch[i].tolist() == one[0].tolist()
