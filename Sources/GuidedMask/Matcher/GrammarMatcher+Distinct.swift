@@ -258,11 +258,11 @@ extension GrammarMatcher {
                 hi = node + trie[node].subtreeSize
             }
             guard node >= 0 else { continue }
-            // Subtrees beyond a 64th of the vocabulary (2,373 nodes for Qwen2) are not scanned for
-            // candidates: the allowed tokens are read instead. (In the tests' small vocabularies both
-            // ways are taken.)
+            // Subtrees beyond a 1,024th of the vocabulary (148 nodes for Qwen2) are not scanned for
+            // candidates: the allowed tokens are read instead, once for all such items (in an array of
+            // listed values the mask holds few tokens). The tests' small vocabularies take both ways.
             let size = trie[node].subtreeSize
-            if size <= max(2, compiled.vocabulary.vocabulary.tokenCount / 64) {
+            if size <= max(2, compiled.vocabulary.vocabulary.tokenCount / 1024) {
                 for j in node..<(node + size) where trie[j].hasToken {
                     let t = UInt32(trie[j].token)
                     if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
