@@ -58,8 +58,10 @@ struct DistinctItems: Sendable {
 
     var bytes: [UInt8] = []
     var items: [Item] = []
-    /// Per automaton state (`outside`, `entry`, `inside(k)`; 0: not asked yet), filled on first use.
-    var marks: [Int32] = []
+    /// Per automaton state met on a stack (`outside`, `entry`, `inside(k)`), filled on first use: a map,
+    /// not an array by state id, since a grammar may have hundreds of thousands of states and a server
+    /// thousands of matchers.
+    var marks = VisitedSet()
     /// Two bits per hash of the items from `filtered` back (-1: none): most lookups of a text that no
     /// item has stop here. A mask reads each token that may close an item, and walking a long array's
     /// items for each was most of such a mask. Items are only appended above `filtered` or removed by
@@ -247,5 +249,5 @@ struct DistinctItems: Sendable {
         filtered = -1
     }
 
-    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + marks.capacity * 4 + filter.count * 8 }
+    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + filter.count * 8 + 16 * 1024 }
 }

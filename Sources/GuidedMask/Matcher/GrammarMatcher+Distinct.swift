@@ -5,19 +5,14 @@ extension GrammarMatcher {
     /// the automaton once per state and matcher.
     @inline(__always)
     mutating func mark(_ state: Int32) -> Int32 {
-        let i = Int(state)
-        if i < distinct.marks.count, distinct.marks[i] != 0 { return distinct.marks[i] }
-        return learnMark(state)
+        let known = distinct.marks.value(for: Int(state), inserting: 0)
+        return known != 0 ? known : learnMark(state)
     }
 
     @inline(never)
     private mutating func learnMark(_ state: Int32) -> Int32 {
         let m = compiled.automaton.distinctMark(of: state)
-        let i = Int(state)
-        if i >= distinct.marks.count {
-            distinct.marks.append(contentsOf: repeatElement(0, count: max(i + 1, 2 * distinct.marks.count) - distinct.marks.count))
-        }
-        distinct.marks[i] = m
+        distinct.marks.update(Int(state), to: m)
         return m
     }
 

@@ -49,6 +49,14 @@ struct VisitedSet: Sendable {
         return value
     }
 
+    /// Stores `value` for `key`, which must be present.
+    mutating func update(_ key: Int, to value: Int32) {
+        let m = keys.count - 1
+        var slot = Self.slot(key, m)
+        while keys[slot] != key || stamps[slot] != generation { slot = (slot + 1) & m }
+        values[slot] = value
+    }
+
     @inline(__always)
     private static func slot(_ key: Int, _ m: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & m
