@@ -93,5 +93,9 @@ final class QuoteTokens: Sendable {
         }
     }
 
-    var byteCount: Int { closing.count * MemoryLayout<Closing>.stride + 4 * (closingTable.count + oneQuote.count + twoQuotes.count + threeQuotes.count + bracketFourQuotes.count + bracketTokens.count + commaTokens.count) }
+    var byteCount: Int {
+        let lists = [closingTable.count, oneQuote.count, twoQuotes.count, threeQuotes.count, bracketFourQuotes.count,
+                     bracketTokens.count, commaTokens.count]
+        return closing.count * MemoryLayout<Closing>.stride + 4 * lists.reduce(0, +)
+    }
 }

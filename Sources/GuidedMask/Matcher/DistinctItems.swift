@@ -5,8 +5,10 @@
 /// spelled in one canonical escaping, so two items are equal values exactly when their texts are equal.
 /// While some parse is inside such an array (a stack frame of its rule past the `[`), the reader records
 /// each item's text; a quote that closes an item equal to an earlier one of the same array is read only
-/// by the parses that are not inside one (`GrammarMatcher.advance`). Arrays of distinct strings never
-/// nest (their items are strings), so one open array is all there is to track.
+/// by the parses that are not inside one (`GrammarMatcher.advance`). Where the items' language has an
+/// end (`DistinctValues`), the parses inside are also dropped where a byte leaves too few unwritten
+/// values (`feasible`). Arrays of distinct strings never nest (their items are strings), so one open
+/// array is all there is to track.
 ///
 /// Storage grows with the items read and is shared by all checkpoints: a checkpoint keeps the reader's
 /// `Position`, whose counts say how much of `bytes` and `items` existed then (rollback truncates).
@@ -164,7 +166,7 @@ struct DistinctItems: Sendable {
         }
     }
 
-    /// What a byte just read means for an array of listed values (`DistinctValues`).
+    /// What a byte just read means for an array of a language with an end (`DistinctValues`).
     enum Event {
         case none
         /// Inside a string: its text so far must begin some value not written yet.

@@ -52,9 +52,9 @@ extension GrammarMatcher {
         return (start, engine.items.count)
     }
 
-    /// Appends the stacks of `items[lo ..< hi]` other than those inside an array of listed values that
-    /// `event` leaves without enough unwritten values (`DistinctItems.feasible`), and returns their range;
-    /// nil when every stack stays (nothing appended).
+    /// Appends the stacks of `items[lo ..< hi]` other than those inside an array of a language with an
+    /// end that `event` leaves without enough unwritten values (`DistinctItems.feasible`), and returns
+    /// their range; nil when every stack stays (nothing appended).
     mutating func dropInfeasible(_ lo: Int, _ hi: Int, _ event: DistinctItems.Event, _ p: DistinctItems.Position) -> (lo: Int, hi: Int)? {
         let lists = compiled.automaton.distinctValues
         var keep: [Bool]? = nil
@@ -173,7 +173,7 @@ extension GrammarMatcher {
         }
     }
 
-    /// The listed values of the arrays that the current stacks are inside.
+    /// The languages with an end (`DistinctValues`) of the arrays that the current stacks are inside.
     private mutating func listsOfOpenArray() -> [DistinctValues] {
         let cp = current
         var out: [DistinctValues] = []
@@ -230,7 +230,8 @@ extension GrammarMatcher {
             for m in (length + 1)...itemLength
             where lists.contains(where: { list in
                 let values = distinct.bytes.withUnsafeBufferPointer { buf in
-                    list.isCounted ? list.completions(of: buf, itemStart, itemStart + m) : list.range(beginningWith: buf, itemStart, itemStart + m).count
+                    list.isCounted ? list.completions(of: buf, itemStart, itemStart + m)
+                                   : list.range(beginningWith: buf, itemStart, itemStart + m).count
                 }
                 return values > 0 && written[m] >= values
             }) {
@@ -275,7 +276,8 @@ extension GrammarMatcher {
             while bits != 0 {
                 let t = w * 32 + bits.trailingZeroBitCount
                 bits &= bits - 1
-                guard t < vocab.vocabulary.tokenCount, wide.contains(where: { tokenBegins(UInt32(t), with: $0.from, count: $0.count) }) else { continue }
+                guard t < vocab.vocabulary.tokenCount,
+                      wide.contains(where: { tokenBegins(UInt32(t), with: $0.from, count: $0.count) }) else { continue }
                 if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
             }
         }

@@ -230,7 +230,8 @@ public struct GrammarMatcher: Sendable {
             }
             lo = c.lo; hi = c.hi; canEnd = c.accept
             if reading && position.active && !compiled.automaton.distinctLists.isEmpty {
-                // In an array of listed values: no parse inside it may go where too few values are left.
+                // In an array of a language with an end: no parse inside it may go where too few values
+                // are left (`DistinctItems.feasible`).
                 let event = DistinctItems.event(after: bytes[k], position)
                 if event != .none, let kept = dropInfeasible(lo, hi, event, position) {
                     if kept.lo == kept.hi {
