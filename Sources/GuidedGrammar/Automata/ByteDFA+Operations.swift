@@ -83,11 +83,9 @@ extension ByteDFA {
         return ByteDFA(classOf: classOf, classCount: classCount, table: table, accepting: accepting).minimized()
     }
 
-    /// The minimal equivalent DFA: unreachable and dead states removed, equivalent states merged
-    /// (Moore's partition refinement), equivalent byte classes merged, states numbered in BFS order.
-    public func minimized() -> ByteDFA {
+    /// Per state: reachable from the start and able to reach acceptance.
+    public func liveStates() -> [Bool] {
         let n = stateCount
-        // Live = reachable from the start and able to reach acceptance.
         var reachable = [Bool](repeating: false, count: n)
         var stack: [Int32] = [0]
         reachable[0] = true
@@ -105,6 +103,14 @@ extension ByteDFA {
         while let s = stack.popLast() {
             for p in reverse[Int(s)] where !live[Int(p)] { live[Int(p)] = true; stack.append(p) }
         }
+        return live
+    }
+
+    /// The minimal equivalent DFA: unreachable and dead states removed, equivalent states merged
+    /// (Moore's partition refinement), equivalent byte classes merged, states numbered in BFS order.
+    public func minimized() -> ByteDFA {
+        let n = stateCount
+        let live = liveStates()
         guard live[0] else { return .emptyLanguage }
 
         var block = Self.hopcroftBlocks(table: table, classCount: classCount, accepting: accepting, live: live)

@@ -112,14 +112,9 @@ struct DistinctItems: Sendable {
     /// Whether the items from `last` back hold the text `bytes[start ..< end]`.
     func find(_ start: Int, _ end: Int, hash: UInt64, from last: Int32) -> Bool {
         var i = Int(last)
-        // Items newer than the filtered ones (those a token being read added), one by one.
-        while i > Int(filtered) {
-            let item = items[i]
-            if item.hash == hash && Int(item.end - item.start) == end - start && equal(Int(item.start), start, count: end - start) { return true }
-            i = Int(item.previous)
-        }
-        if i >= 0 && i == Int(filtered) && !mayHold(hash) { return false }
         while i >= 0 {
+            // From the filtered item back, the filter says whether to look at all.
+            if i == Int(filtered) && !mayHold(hash) { return false }
             let item = items[i]
             if item.hash == hash && Int(item.end - item.start) == end - start && equal(Int(item.start), start, count: end - start) { return true }
             i = Int(item.previous)

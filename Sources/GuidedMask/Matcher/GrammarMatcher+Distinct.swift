@@ -56,18 +56,19 @@ extension GrammarMatcher {
     /// end that `event` leaves without enough unwritten values (`DistinctItems.feasible`), and returns
     /// their range; nil when every stack stays (nothing appended).
     mutating func dropInfeasible(_ lo: Int, _ hi: Int, _ event: DistinctItems.Event, _ p: DistinctItems.Position) -> (lo: Int, hi: Int)? {
-        let lists = compiled.automaton.distinctValues
-        var keep: [Bool]? = nil
-        for j in lo..<hi {
-            let k = insideRule(engine.items[j])
-            guard k >= 0, let list = lists[k], !distinct.feasible(list, event, p) else { continue }
-            if keep == nil { keep = [Bool](repeating: true, count: hi - lo) }
-            keep![j - lo] = false
-        }
-        guard let keep else { return nil }
+        // Two passes, the second only when some stack goes (rare): nothing allocated per byte.
+        guard (lo..<hi).contains(where: { !feasible(engine.items[$0], event, p) }) else { return nil }
         let start = engine.items.count
-        for j in lo..<hi where keep[j - lo] { engine.items.append(engine.items[j]) }
+        for j in lo..<hi where feasible(engine.items[j], event, p) { engine.items.append(engine.items[j]) }
         return (start, engine.items.count)
+    }
+
+    /// Whether the stack with top frame `top` may read on after `event`: outside any array of a language
+    /// with an end, or inside one that `event` leaves enough unwritten values.
+    private mutating func feasible(_ top: Int32, _ event: DistinctItems.Event, _ p: DistinctItems.Position) -> Bool {
+        let k = insideRule(top)
+        guard k >= 0, let list = compiled.automaton.distinctValues[k] else { return true }
+        return distinct.feasible(list, event, p)
     }
 
     /// After byte `b` was read into the closed stacks `items[lo ..< hi]`: whether an array is open now.
