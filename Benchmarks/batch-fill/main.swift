@@ -6,6 +6,9 @@
 //            automaton is shared), one matcher in each, walked a few random tokens in. A batch of new requests.
 //   --warm   64 matchers over the three grammars, walked to random positions, every state's mask visited
 //            once before timing: the steady state of a server step.
+//   --mixed  63 matchers at visited states (as --warm) and one new request: a grammar compiled afresh, its
+//            matcher walked a few random tokens in, so its row is a first visit. The step of a server when
+//            a request joins the batch.
 //   --pause-us N   with --warm: sleep N µs before each timed batch, as a server does between steps (the
 //            GPU's forward pass), so the pool's workers have gone to sleep and must be woken.
 //   --pool-floor   the pool alone, on the same rows: an empty body, and a body that copies a 19 KB row from
@@ -28,10 +31,11 @@ var cold = true
 var rowTimes = false
 var pauseMicroseconds = 0
 var poolFloor = false
+var mixed = false
 var args = Array(CommandLine.arguments.dropFirst())
 var k = 0
 func printUsage() -> Never {
-    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm] [--row-times] [--pause-us N] [--pool-floor]")
+    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm | --mixed] [--row-times] [--pause-us N] [--pool-floor]")
     exit(2)
 }
 while k < args.count {
@@ -41,6 +45,7 @@ while k < args.count {
     case "--batch": k += 1; guard k < args.count, let n = Int(args[k]) else { printUsage() }; batch = n
     case "--cold": cold = true
     case "--warm": cold = false
+    case "--mixed": cold = false; mixed = true
     case "--row-times": rowTimes = true
     case "--pool-floor": poolFloor = true
     case "--pause-us": k += 1; guard k < args.count, let n = Int(args[k]) else { printUsage() }; pauseMicroseconds = n
@@ -126,11 +131,11 @@ struct Batch {
     }
 }
 
-@MainActor func coldBatch(tag: String) -> Batch {
+@MainActor func coldBatch(tag: String, count: Int = batch, firstSchema: Int = 0) -> Batch {
     var rng = SplitMix64Generator(seed: tag.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
     var grammars: [OpaquePointer] = [], matchers: [OpaquePointer?] = []
-    for i in 0..<batch {
-        var s = schemas[i % schemas.count]
+    for i in 0..<count {
+        var s = schemas[(i + firstSchema) % schemas.count]
         var properties = s["properties"] as! [String: Any]
         properties["\(tag)_\(i)"] = ["type": "string"]
         s["properties"] = properties
@@ -245,7 +250,20 @@ if poolFloor {
     }
     exit(0)
 }
-if cold {
+if mixed {
+    let b = warmBatch()
+    _ = fill(b, threads: 1)
+    // Interleaved: round r times every count on its own new request, beside the same visited rows.
+    for r in 0..<rounds {
+        for t in threadCounts {
+            let fresh = coldBatch(tag: "m\(t)r\(r)", count: 1, firstSchema: r)
+            let rows = Batch(grammars: [], matchers: [fresh.matchers[0]] + b.matchers.dropFirst())
+            times[t, default: []].append(fill(rows, threads: t))
+            fresh.free()
+        }
+    }
+    b.free()
+} else if cold {
     for r in 0..<rounds {
         for t in threadCounts {
             let b = coldBatch(tag: "t\(t)r\(r)")
@@ -282,15 +300,16 @@ if cold {
 
 func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
 func p90(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[min(s.count - 1, Int(0.9 * Double(s.count)))] }
-print("batch fill of \(batch) matchers (\(cold ? "first visits" : "visited states")), vocabulary 151936, "
+print("batch fill of \(batch) matchers (\(mixed ? "one new request among visited states" : cold ? "first visits" : "visited states")), vocabulary 151936, "
       + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(rounds) rounds")
 // cpu_us: the process's CPU time during the call (every thread; getrusage, coarse on some kernels): above
 // the 1-thread figure, the threads did more work than one would (contention, cache misses, spinning).
-print("threads  median_us  p90_us  speedup  cpu_us  page_faults")
+print("threads  median_us  p90_us  p99_us  max_us  speedup  cpu_us  page_faults")
 let base = median(times[1]!)
+func p99(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[min(s.count - 1, Int(0.99 * Double(s.count)))] }
 for t in threadCounts {
-    print(String(format: "%7d  %9.1f  %6.1f  %6.2fx  %6.0f  %6.0f", t, median(times[t]!), p90(times[t]!), base / median(times[t]!),
-                 median(cpuTimes[t]!), median(faultCounts[t]!)))
+    print(String(format: "%7d  %9.1f  %6.1f  %6.1f  %6.1f  %6.2fx  %6.0f  %6.0f", t, median(times[t]!), p90(times[t]!), p99(times[t]!),
+                 times[t]!.max()!, base / median(times[t]!), median(cpuTimes[t]!), median(faultCounts[t]!)))
 }
 if rowTimes, !rows.isEmpty {
     let sorted = rows.sorted()

@@ -1,3 +1,4 @@
+import GuidedMask
 import GuidedSync
 import Synchronization
 #if canImport(Glibc)
@@ -32,23 +33,38 @@ enum BatchFill {
         let statuses: UnsafeMutablePointer<Int32>
         /// errors[i] is initialized exactly where statuses[i] is not `ok`.
         let errors: UnsafeMutablePointer<CallError>
+        /// The first visits row i put off, empty everywhere on entry (written by the calling thread).
+        let pending: UnsafeMutablePointer<[FirstVisitJob]>
     }
 
+    /// A row whose state is a large first visit is put off: the first loop fills the others and lists those
+    /// visits, which are then walked in parts on every thread (`FirstVisitJob`), and the rows put off are
+    /// filled last. A batch of new requests is then no longer as slow as its slowest first visit.
     static func run(_ shared: Shared, threads: Int) {
-        ForkJoinPool.shared.run(iterations: shared.matchers.count, threads: threads) { i in
-            let row = shared.rows.map { Int($0[i]) } ?? i
-            let failure: CallError? = shared.matchers[i]._withUnsafeGuaranteedRef { m in
-                do throws(CallError) {
-                    try m.fill(shared.bitmask + row * shared.words, words: shared.words)
-                    return nil
-                } catch {
-                    return error
-                }
+        let n = shared.matchers.count
+        ForkJoinPool.shared.run(iterations: n, threads: threads) { i in fill(shared, i, threads: threads) }
+        // The pending slots are one pointer per row, written by a worker only where it puts a row off.
+        let putOff = (0..<n).filter { !shared.pending[$0].isEmpty }
+        if putOff.isEmpty { return }
+        FirstVisitJob.run(putOff.flatMap { shared.pending[$0] }, threads: threads)
+        ForkJoinPool.shared.run(iterations: putOff.count, threads: threads) { k in fill(shared, putOff[k], threads: 1) }
+    }
+
+    @inline(__always)
+    private static func fill(_ shared: Shared, _ i: Int, threads: Int) {
+        let row = shared.rows.map { Int($0[i]) } ?? i
+        let failure: CallError? = shared.matchers[i]._withUnsafeGuaranteedRef { m in
+            do throws(CallError) {
+                let putOff = try m.fill(shared.bitmask + row * shared.words, words: shared.words, spreadingFirstVisitsOver: threads)
+                if !putOff.isEmpty { shared.pending[i] = putOff }
+                return nil
+            } catch {
+                return error
             }
-            if let failure {
-                shared.statuses[i] = failure.status.rawValue
-                (shared.errors + i).initialize(to: failure)
-            }
+        }
+        if let failure {
+            shared.statuses[i] = failure.status.rawValue
+            (shared.errors + i).initialize(to: failure)
         }
     }
 
@@ -101,10 +117,13 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
         statusBuffer.update(repeating: Status.ok.rawValue, count: n)
         let errors = UnsafeMutablePointer<CallError>.allocate(capacity: n)
         defer { errors.deallocate() }
+        let pending = UnsafeMutablePointer<[FirstVisitJob]>.allocate(capacity: n)
+        pending.initialize(repeating: [], count: n)
+        defer { pending.deinitialize(count: n); pending.deallocate() }
         objects.withUnsafeBufferPointer { objects in
             objects.withMemoryRebound(to: Unmanaged<MatcherObject>.self) { unretained in
                 BatchFill.run(.init(matchers: unretained, rows: rows, bitmask: bitmask, words: wordsPerRow,
-                                    statuses: statusBuffer, errors: errors), threads: threads)
+                                    statuses: statusBuffer, errors: errors, pending: pending), threads: threads)
             }
         }
         var first: CallError? = nil

@@ -29,15 +29,21 @@ final class MatcherObject: @unchecked Sendable {
 
     /// Fills `words` int32 words at `row` (at least `maskWords`, checked by the caller), zeroing the rest.
     /// Reads only the object's worker side (`matcher`, `rowWords`).
+    /// With `threads` above 1 (a batch fill), a row that needs a large first visit is not written: the
+    /// visits are returned for the batch to walk on every thread (`FirstVisitJob`), and the row is filled
+    /// again after.
     @inline(__always)
-    func fill(_ row: UnsafeMutablePointer<Int32>, words: Int) throws(CallError) {
+    func fill(_ row: UnsafeMutablePointer<Int32>, words: Int, spreadingFirstVisitsOver threads: Int = 1) throws(CallError) -> [FirstVisitJob] {
         let buffer = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt32.self)
         do throws(MatcherError) {
-            try matcher.fillNextTokenMask(into: UnsafeMutableBufferPointer(start: buffer, count: rowWords))
+            let putOff = try matcher.fillNextTokenMask(into: UnsafeMutableBufferPointer(start: buffer, count: rowWords),
+                                                       spreadingFirstVisitsOver: threads)
+            if !putOff.isEmpty { return putOff }
         } catch {
             throw Self.error(error)
         }
         if words > rowWords { (row + rowWords).update(repeating: 0, count: words - rowWords) }
+        return []
     }
 
     static func error(_ e: MatcherError) -> CallError {
@@ -104,7 +110,7 @@ public func gd_matcher_fill_bitmask(_ matcher: OpaquePointer?, _ bitmask: Unsafe
         guard words >= m.maskWords else {
             throw CallError(.bufferTooSmall, "bitmask has \(words) words, the vocabulary of \(m.vocabularySize) tokens needs \(m.maskWords)")
         }
-        try m.fill(bitmask, words: words)
+        _ = try m.fill(bitmask, words: words)
     }
 }
 

@@ -88,8 +88,15 @@ public final class ForkJoinPool: @unchecked Sendable {
     /// Calls `body(i)` for each `i` in `0..<iterations`, on this thread and up to `threads - 1` workers, each
     /// index exactly once, in no particular order; returns when all calls have returned.
     public func run(iterations n: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
+        run(iterations: n, threads: threads) { i, _ in body(i) }
+    }
+
+    /// As `run(iterations:threads:_:)`, with the participant that makes each call: `body(i, p)`, where `p`
+    /// is in `0..<threads` (0 is the calling thread) and no two calls with the same `p` overlap. Lets a
+    /// loop keep one scratch buffer per participant instead of one per index.
+    public func run(iterations n: Int, threads: Int, participant body: @Sendable (Int, Int) -> Void) {
         guard n > 1, threads > 1, busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
-            for i in 0..<max(0, n) { body(i) }
+            for i in 0..<max(0, n) { body(i, 0) }
             return
         }
         defer { busy.store(false, ordering: .releasing) }
@@ -134,8 +141,8 @@ public final class ForkJoinPool: @unchecked Sendable {
 
     /// The loop's body, boxed so that workers call it through an unretained reference.
     private final class Job {
-        let body: @Sendable (Int) -> Void
-        init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
+        let body: @Sendable (Int, Int) -> Void
+        init(_ body: @escaping @Sendable (Int, Int) -> Void) { self.body = body }
     }
 
     @inline(__always) private func slot(_ p: Int) -> UnsafeMutableRawPointer { slots + p * Self.slotBytes }
@@ -165,7 +172,7 @@ public final class ForkJoinPool: @unchecked Sendable {
             while true {
                 let i = guided_fetch_add_i64(cursor, 1)
                 if i >= end { break }
-                job.body(Int(i))
+                job.body(Int(i), p)
             }
         }
     }

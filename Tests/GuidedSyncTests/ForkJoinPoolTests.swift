@@ -25,6 +25,30 @@ private final class Visits: Sendable {
         }
     }
 
+    /// The participant of each call is below `threads`, and no two calls of one participant overlap: a
+    /// call that finds its participant's flag already set saw another call of it in flight. Every
+    /// participant but the caller takes part somewhere in 200 loops of slow bodies.
+    @Test func participantsAreBelowThreadsAndNeverOverlap() {
+        let pool = ForkJoinPool(spinNanoseconds: 100_000)
+        let threads = 4
+        let busy = Visits(threads), calls = Visits(threads), overlaps = Atomic<Int>(0), outside = Atomic<Int>(0)
+        for _ in 0..<200 {
+            let visits = Visits(64)
+            pool.run(iterations: 64, threads: threads) { i, p in
+                guard p >= 0 && p < threads else { outside.wrappingAdd(1, ordering: .relaxed); return }
+                if busy.slots[p].count.exchange(1, ordering: .acquiring) != 0 { overlaps.wrappingAdd(1, ordering: .relaxed) }
+                visits.visit(i)
+                calls.visit(p)
+                for _ in 0..<200 { _ = busy.slots[p].count.load(ordering: .relaxed) }
+                busy.slots[p].count.store(0, ordering: .releasing)
+            }
+            #expect(visits.all == Array(repeating: 1, count: 64))
+        }
+        #expect(outside.load(ordering: .relaxed) == 0)
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(calls.all.allSatisfy { $0 > 0 }, "participants' calls: \(calls.all)")
+    }
+
     /// Back-to-back loops (workers still spinning), loops after the spin ran out (workers asleep), and a
     /// pool that never spins: every loop completes with every index once.
     @Test func wakesSpinningAndSleepingWorkers() {

@@ -201,6 +201,8 @@ gd_status gd_matcher_fill_bitmask(gd_matcher_t *matcher, int32_t *bitmask, size_
  * after a call they spin for 100 us (so the next step's call finds them awake), then sleep. Matcher i is
  * filled on the same thread from call to call while the batch keeps its order, so its memory stays in one
  * core's cache. Two calls at once from different threads are safe; the second runs on its own thread.
+ * A matcher whose state needs a large first visit (a trie walk of at least 16,384 nodes) is filled last,
+ * after that walk was spread over all the threads; rows are the same as gd_matcher_fill_bitmask's.
  */
 gd_status gd_matcher_fill_bitmask_batch(gd_matcher_t *const *matchers, size_t n, int32_t *bitmask,
                                         size_t n_rows, size_t words_per_row, const int32_t *rows,

@@ -99,10 +99,15 @@ extension GrammarMatcher {
     ///
     /// The loop inlines the common case (one stack, plain top state: one table lookup per trie node)
     /// and calls `slowStep` for the rest.
+    ///
+    /// A part of the trie (`TriePart`): `nodes`, whole subtrees side by side, and, when they are the
+    /// children of a first-level node (`below`), read after that node's byte; walking every part of a
+    /// `TriePart.split` in order sets the bits and lists the tokens the whole walk does.
     @inline(never)
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
                            uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int, maxSuffixes: Int = 0,
-                           trie view: TrieView? = nil, followRule: Int = -1, classSkip: ClassSkip? = nil) -> Bool {
+                           trie view: TrieView? = nil, followRule: Int = -1, classSkip: ClassSkip? = nil,
+                           nodes range: Range<Int>? = nil, below parent: Int = -1) -> Bool {
         let t = compiled.tables
         precondition(classSkip == nil || view == nil, "a class skip reads the summaries of the vocabulary's whole trie")
         let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: t.trieMaxDepth)
@@ -119,8 +124,24 @@ extension GrammarMatcher {
             let count = view.count
             let next = t.next, flags = t.flags, classOf = t.classOf, classCount = t.classCount
             let relative = base == StackEngine.hole
-            var i = 0
-            while i < count {
+            var i = range?.lowerBound ?? 0
+            let end = range?.upperBound ?? count
+            if parent >= 0 {
+                // The first-level node's byte, as the loop reads it: its token, and what the walk does
+                // where it is not live, belong to the part that holds the node itself. (A subtree the
+                // class skip covers would find nothing new: skipped here as the whole walk skips it.)
+                let node = trie[parent]
+                if skipping && 1 + Int(depthBelow![parent]) <= skipLength && below![parent].isSubset(of: skipCharacters) { return true }
+                let ds = depths[0]
+                let q = t.target(ds.simple, Int(classOf[Int(node.byte)]))
+                if q < 0 { return true }
+                if t.stateFlags(q) == GrammarAutomaton.hasBytes {
+                    depths[1] = DepthState(simple: q, parent: ds.parent, lo: 0, hi: 0, nodeMark: ds.nodeMark, itemMark: ds.itemMark, hole: ds.hole)
+                } else if slowStep(depths, 0, byte: node.byte, base: base, needClose: true, t) != .live {
+                    return true
+                }
+            }
+            while i < end {
                 let node = trie[i]
                 let d = node.depth - 1
                 let size = node.subtreeSize
