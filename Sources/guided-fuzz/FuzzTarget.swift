@@ -20,7 +20,7 @@ enum FuzzFinding {
 extension FuzzTarget {
     /// Every target, in the order `--list` prints them.
     static let all: [FuzzTarget] = [
-        .json, .partialJSON, .schema, .schemaDeadline, .validator, .gbnf, .lark, .ebnf, .export, .structuralTag, .regex, .matcher,
+        .json, .partialJSON, .schema, .schemaDeadline, .validator, .gbnf, .lark, .ebnf, .export, .structuralTag, .regex, .matcher, .spread,
         .tiktoken, .tokenizerJSON, .sentencePiece, .gguf, .serverSentEvents, .streamMonitor,
     ]
 

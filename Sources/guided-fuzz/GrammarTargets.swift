@@ -1,5 +1,5 @@
 import GuidedGrammar
-import GuidedMask
+@_spi(Testing) import GuidedMask
 import GuidedTokenizers
 
 extension FuzzTarget {
@@ -52,6 +52,39 @@ extension FuzzTarget {
                 if FuzzMatcherWalk.isResourceLimit(error) { return }
                 FuzzFinding.report("at byte \(position): accept refused byte \(byte) the mask allowed: \(error)")
             }
+        }
+    }
+
+    /// GBNF grammar and token choices (split at the first NUL byte): along a walk, every first visit is
+    /// made in parts of a few trie nodes on 1-3 threads and in one walk, and the two entries must agree
+    /// field by field; the masks must equal those of a second compilation that walks on one thread.
+    static let spread = FuzzTarget(name: "spread", summary: "first visits walked in parts against one walk", maxLength: 1024) { bytes in
+        let (head, choices) = FuzzInput(bytes: bytes).split()
+        guard let source = FuzzInput.text(head), let grammar = try? Grammar(gbnf: source),
+              let one = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits),
+              let parts = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits)
+        else { return }
+        var a = GrammarMatcher(one), b = GrammarMatcher(parts)
+        var maskA: [UInt32] = [], maskB: [UInt32] = []
+        let eos = FuzzVocabulary.vocabulary.eosTokenIDs
+        for (step, c) in choices.prefix(24).enumerated() {
+            let differ = b.spreadAndCompareFirstVisits(threads: 1 + Int(c % 3), partNodes: 1 + Int(c >> 5))
+            if !differ.isEmpty { FuzzFinding.report("at step \(step): entries made in parts differ for states \(differ)") }
+            let filledA = (try? a.fillNextTokenMask(into: &maskA)) != nil, filledB = (try? b.fillNextTokenMask(into: &maskB)) != nil
+            if filledA != filledB { FuzzFinding.report("at step \(step): one walk filled \(filledA), parts \(filledB)") }
+            guard filledA else { return }
+            if maskA != maskB { FuzzFinding.report("at step \(step): masks differ") }
+            var allowed: [Int] = []
+            for (w, word) in maskA.enumerated() {
+                var bits = word
+                while bits != 0 { allowed.append(w * 32 + bits.trailingZeroBitCount); bits &= bits - 1 }
+            }
+            let ordinary = allowed.filter { !eos.contains($0) }
+            guard !ordinary.isEmpty else { return }
+            let token = ordinary[Int(c) % ordinary.count]
+            let acceptedA = (try? a.accept(token: token)) != nil, acceptedB = (try? b.accept(token: token)) != nil
+            if acceptedA != acceptedB { FuzzFinding.report("at step \(step): token \(token) accepted by one walk \(acceptedA), parts \(acceptedB)") }
+            guard acceptedA else { return }
         }
     }
 }

@@ -270,3 +270,38 @@ extension GrammarMatcher {
         return []
     }
 }
+
+extension GrammarMatcher {
+    /// For tests and the `spread` fuzz target: makes every first visit the next mask needs twice, in parts
+    /// of about `partNodes` nodes on `threads` threads and in one walk, stores the entries made in parts,
+    /// and returns the states whose two entries differ in any field (empty when they agree).
+    @_spi(Testing) public mutating func spreadAndCompareFirstVisits(threads: Int, partNodes: Int) -> [Int32] {
+        let jobs = spreadFirstVisits(threads: threads, minNodes: 0, partNodes: max(1, partNodes))
+        let made = FirstVisitJob.make(jobs, threads: threads, store: false)
+        var differ: [Int32] = []
+        for (job, entry) in zip(jobs, made) {
+            var plan = job.plan
+            let found = walkEntry(&plan)
+            if !entry.hasSameContent(as: compiled.makeEntry(plan, found)) { differ.append(plan.state) }
+            _ = compiled.store(entry, for: plan.key)
+        }
+        return differ
+    }
+}
+
+extension MaskCacheEntry {
+    /// Every field equal: the same tokens, lists and tail groups, in the same order.
+    func hasSameContent(as other: MaskCacheEntry) -> Bool {
+        isDense == other.isDense && slice === other.slice && (sliceMembers == nil) == (other.sliceMembers == nil)
+            && acceptedWords.elementsEqual(other.acceptedWords) && acceptedList.elementsEqual(other.acceptedList)
+            && uncertain.elementsEqual(other.uncertain)
+            && suffixes.hasSameContent(as: other.suffixes) && sharedTails.hasSameContent(as: other.sharedTails)
+    }
+}
+
+extension SuffixGroups {
+    func hasSameContent(as other: SuffixGroups) -> Bool {
+        tails == other.tails && end == other.end && tokens == other.tokens && plainCharacters == other.plainCharacters
+            && plainEnd == other.plainEnd && plainPairs == other.plainPairs
+    }
+}
