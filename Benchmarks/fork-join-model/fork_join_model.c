@@ -15,6 +15,7 @@
 // rows a thief ran.
 //
 //   cc -O2 -pthread -o fork_join_model Benchmarks/fork-join-model/fork_join_model.c && ./fork_join_model
+//   PIN=2 PROTOCOLS=C ./fork_join_model
 #define _GNU_SOURCE
 #include <immintrin.h>
 #include <pthread.h>
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sched.h>
 
 enum { ROWS = 64, WORDS = 4748, SOURCES = 24, MAX_THREADS = 16, LOOPS = 3000, ROUNDS = 3 };
 
@@ -34,6 +37,8 @@ static uint32_t *rows;
 static int body_kind;  // 0 empty, 1 copy, 2 arithmetic
 static volatile uint64_t sink[ROWS * 8];
 static _Atomic int quit;
+
+static void pin(int participant);
 
 static double now_us(void) {
     struct timespec t;
@@ -77,6 +82,7 @@ static void a_work(int p) {
 
 static void *a_worker(void *arg) {
     int index = (int)(long)arg;
+    pin(index + 1);
     uint64_t seen = 0;
     for (;;) {
         uint64_t t;
@@ -132,6 +138,7 @@ static void b_work(int p, int count) {
 
 static void *b_worker(void *arg) {
     int p = (int)(long)arg + 1;
+    pin(p);
     slot_t *slot = &slots[p];
     uint64_t seen = 0;
     for (;;) {
@@ -203,8 +210,23 @@ static void measure(char protocol, void (*run)(int)) {
     }
 }
 
+// PIN=k (optional): the caller on CPU 0 and worker w on CPU (w + 1) * k modulo the CPUs online, to see
+// whether the machine's CPU numbering puts neighbours on shared caches. PROTOCOLS=C (optional): only those.
+static int pin_stride;
+static void pin(int participant) {
+    if (pin_stride <= 0) return;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((int)((participant * (long)pin_stride) % n), &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
 int main(void) {
     setvbuf(stdout, 0, _IOLBF, 0);
+    pin_stride = getenv("PIN") ? atoi(getenv("PIN")) : 0;
+    const char *only = getenv("PROTOCOLS");
+    pin(0);
     for (int s = 0; s < SOURCES; s++) {
         sources[s] = aligned_alloc(64, WORDS * 4);
         for (int w = 0; w < WORDS; w++) sources[s][w] = (uint32_t)rand();
@@ -214,6 +236,7 @@ int main(void) {
     pthread_t workers[MAX_THREADS - 1];
     for (int round = 0; round < ROUNDS; round++) {
         for (int protocol = 0; protocol < 4; protocol++) {
+            if (only && !strchr(only, "ABCD"[protocol])) continue;
             // One protocol's workers at a time: spinning workers of the other would take the cores.
             atomic_store(&quit, 0);
             post_release = join_load_first = protocol >= 2;
