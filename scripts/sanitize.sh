@@ -3,7 +3,7 @@
 #
 #   scripts/sanitize.sh thread    ThreadSanitizer over the concurrency stress test (matchers on eight
 #                                 threads over shared grammars, lazily built states, mask caches) and
-#                                 the fork-join pool of the batch fill
+#                                 the fork-join pool of the batch fill, and first visits walked in parts
 #   scripts/sanitize.sh address   AddressSanitizer over the tests of the code that uses unsafe pointers
 #                                 (mask engine tables, token tries, tokenizer loaders) and the stress test
 #
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 case ${1:-} in
     thread)
         scratch=.build-tsan flag=thread
-        filter='ConcurrentMatcherStressTests|ForkJoinPoolTests' ;;
+        filter='ConcurrentMatcherStressTests|ForkJoinPoolTests|FirstVisitJobTests|BatchFillTests' ;;
     address)
         scratch=.build-asan flag=address
         filter='GuidedMaskTests|GuidedTokenizersTests|ConcurrentMatcherStressTests|CompileBudget|HugeNumberLiteral' ;;
