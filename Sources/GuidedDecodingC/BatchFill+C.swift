@@ -33,8 +33,8 @@ enum BatchFill {
         let statuses: UnsafeMutablePointer<Int32>
         /// errors[i] is initialized exactly where statuses[i] is not `ok`.
         let errors: UnsafeMutablePointer<CallError>
-        /// The first visits row i put off, empty everywhere on entry (written by the calling thread).
-        let pending: UnsafeMutablePointer<[FirstVisitJob]>
+        /// The rows put off for a large first visit (slot i written by the thread that fills row i).
+        let putOff: PutOffRows
     }
 
     /// A row whose state is a large first visit is put off: the first loop fills the others and lists those
@@ -43,11 +43,7 @@ enum BatchFill {
     static func run(_ shared: Shared, threads: Int) {
         let n = shared.matchers.count
         ForkJoinPool.shared.run(iterations: n, threads: threads) { i in fill(shared, i, threads: threads) }
-        // The pending slots are one pointer per row, written by a worker only where it puts a row off.
-        let putOff = (0..<n).filter { !shared.pending[$0].isEmpty }
-        if putOff.isEmpty { return }
-        FirstVisitJob.run(putOff.flatMap { shared.pending[$0] }, threads: threads)
-        ForkJoinPool.shared.run(iterations: putOff.count, threads: threads) { k in fill(shared, putOff[k], threads: 1) }
+        shared.putOff.fillPutOffRows(threads: threads) { i in fill(shared, i, threads: 1) }
     }
 
     @inline(__always)
@@ -55,8 +51,8 @@ enum BatchFill {
         let row = shared.rows.map { Int($0[i]) } ?? i
         let failure: CallError? = shared.matchers[i]._withUnsafeGuaranteedRef { m in
             do throws(CallError) {
-                let putOff = try m.fill(shared.bitmask + row * shared.words, words: shared.words, spreadingFirstVisitsOver: threads)
-                if !putOff.isEmpty { shared.pending[i] = putOff }
+                let visits = try m.fill(shared.bitmask + row * shared.words, words: shared.words, spreadingFirstVisitsOver: threads)
+                if !visits.isEmpty { shared.putOff.putOff(i, for: visits) }
                 return nil
             } catch {
                 return error
@@ -117,13 +113,12 @@ public func gd_matcher_fill_bitmask_batch(_ matchers: UnsafePointer<OpaquePointe
         statusBuffer.update(repeating: Status.ok.rawValue, count: n)
         let errors = UnsafeMutablePointer<CallError>.allocate(capacity: n)
         defer { errors.deallocate() }
-        let pending = UnsafeMutablePointer<[FirstVisitJob]>.allocate(capacity: n)
-        pending.initialize(repeating: [], count: n)
-        defer { pending.deinitialize(count: n); pending.deallocate() }
-        objects.withUnsafeBufferPointer { objects in
-            objects.withMemoryRebound(to: Unmanaged<MatcherObject>.self) { unretained in
-                BatchFill.run(.init(matchers: unretained, rows: rows, bitmask: bitmask, words: wordsPerRow,
-                                    statuses: statusBuffer, errors: errors, pending: pending), threads: threads)
+        PutOffRows.with(count: n) { putOff in
+            objects.withUnsafeBufferPointer { objects in
+                objects.withMemoryRebound(to: Unmanaged<MatcherObject>.self) { unretained in
+                    BatchFill.run(.init(matchers: unretained, rows: rows, bitmask: bitmask, words: wordsPerRow,
+                                        statuses: statusBuffer, errors: errors, putOff: putOff), threads: threads)
+                }
             }
         }
         var first: CallError? = nil

@@ -259,7 +259,7 @@ extension GrammarMatcher {
 extension GrammarMatcher {
     /// For a batch fill on `threads` threads: fills the next-token mask as `fillNextTokenMask(into:)` does,
     /// unless it needs a first visit large enough to spread over threads: then returns those visits
-    /// without writing `buffer`, and the caller makes them (`FirstVisitJob.run`) and fills again.
+    /// without writing `buffer`, and the caller makes them and fills again (`PutOffRows`).
     public mutating func fillNextTokenMask(into buffer: UnsafeMutableBufferPointer<UInt32>,
                                            spreadingFirstVisitsOver threads: Int) throws(MatcherError) -> [FirstVisitJob] {
         if threads > 1 && buffer.count >= compiled.vocabulary.maskWords {

@@ -16,17 +16,13 @@ extension GrammarMatcher {
         guard n > 0, let base = masks.baseAddress else { return errors }
         // A row whose state is a large first visit is put off: the first loop fills the others and lists
         // those visits, which are then walked in parts on every thread, and the rows put off filled last.
-        let pending = UnsafeMutablePointer<[FirstVisitJob]>.allocate(capacity: n)
-        pending.initialize(repeating: [], count: n)
-        defer { pending.deinitialize(count: n); pending.deallocate() }
-        matchers.withUnsafeMutableBufferPointer { matchers in
-            errors.withUnsafeMutableBufferPointer { errors in
-                let rows = BatchRows(matchers: matchers.baseAddress!, errors: errors.baseAddress!, masks: base, rowWords: rowWords, pending: pending)
-                ForkJoinPool.shared.run(iterations: n, threads: threads) { i in rows.fill(i, threads: threads) }
-                let putOff = (0..<n).filter { !pending[$0].isEmpty }
-                if putOff.isEmpty { return }
-                FirstVisitJob.run(putOff.flatMap { pending[$0] }, threads: threads)
-                ForkJoinPool.shared.run(iterations: putOff.count, threads: threads) { k in rows.fill(putOff[k], threads: 1) }
+        PutOffRows.with(count: n) { putOff in
+            matchers.withUnsafeMutableBufferPointer { matchers in
+                errors.withUnsafeMutableBufferPointer { errors in
+                    let rows = BatchRows(matchers: matchers.baseAddress!, errors: errors.baseAddress!, masks: base, rowWords: rowWords, putOff: putOff)
+                    ForkJoinPool.shared.run(iterations: n, threads: threads) { i in rows.fill(i, threads: threads) }
+                    putOff.fillPutOffRows(threads: threads) { i in rows.fill(i, threads: 1) }
+                }
             }
         }
         return errors
@@ -35,20 +31,19 @@ extension GrammarMatcher {
 
 /// The buffers of one batch fill, shared by its threads.
 private struct BatchRows: @unchecked Sendable {
-    // @unchecked: index i's matcher, error, row and pending visits are touched only by the one thread the
+    // @unchecked: index i's matcher, error, row and put-off slot are touched only by the one thread the
     // pool gave i.
     let matchers: UnsafeMutablePointer<GrammarMatcher>
     let errors: UnsafeMutablePointer<MatcherError?>
     let masks: UnsafeMutablePointer<UInt32>
     let rowWords: Int
-    /// The first visits row i put off (`fillNextTokenMask(into:spreadingFirstVisitsOver:)`).
-    let pending: UnsafeMutablePointer<[FirstVisitJob]>
+    let putOff: PutOffRows
 
     func fill(_ i: Int, threads: Int) {
         let row = UnsafeMutableBufferPointer(start: masks + i * rowWords, count: rowWords)
         do throws(MatcherError) {
-            let putOff = try matchers[i].fillNextTokenMask(into: row, spreadingFirstVisitsOver: threads)
-            if !putOff.isEmpty { pending[i] = putOff; return }
+            let visits = try matchers[i].fillNextTokenMask(into: row, spreadingFirstVisitsOver: threads)
+            if !visits.isEmpty { putOff.putOff(i, for: visits); return }
             let used = matchers[i].maskWordCount
             if rowWords > used { (masks + i * rowWords + used).update(repeating: 0, count: rowWords - used) }
         } catch {
