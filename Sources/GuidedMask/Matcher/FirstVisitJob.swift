@@ -143,6 +143,8 @@ private final class SpreadRun: @unchecked Sendable {
     /// Participant p's matcher to walk with (its stack arena and depth scratch), for the grammar of the
     /// job it walked last.
     let scratch: UnsafeMutablePointer<GrammarMatcher?>
+    /// The job participant p's scratch matcher was last made or used for (-1: none).
+    let scratchJob: UnsafeMutablePointer<Int>
     /// Job j's entry, written by its merge.
     let entries: UnsafeMutablePointer<MaskCacheEntry?>
     let store: Bool
@@ -173,6 +175,8 @@ private final class SpreadRun: @unchecked Sendable {
         accumulators.initialize(repeating: nil, count: jobs.count * participants)
         scratch = .allocate(capacity: participants)
         scratch.initialize(repeating: nil, count: participants)
+        scratchJob = .allocate(capacity: participants)
+        scratchJob.initialize(repeating: -1, count: participants)
     }
 
     func release() {
@@ -181,6 +185,7 @@ private final class SpreadRun: @unchecked Sendable {
         for i in 0..<jobs.count * participants { accumulators[i]?.deallocate() }
         accumulators.deallocate()
         scratch.deinitialize(count: participants); scratch.deallocate()
+        scratchJob.deallocate()
         entries.deinitialize(count: jobs.count); entries.deallocate()
     }
 
@@ -194,7 +199,12 @@ private final class SpreadRun: @unchecked Sendable {
             bits.initialize(repeating: 0, count: words)
             slot.pointee = bits
         }
-        if scratch[p].map({ $0.compiled !== job.compiled }) ?? true { scratch[p] = GrammarMatcher(job.compiled, maxRollback: 0) }
+        // Job j's index, not the matcher's grammar: reading that through the optional would copy the
+        // matcher (a retain of each of its arrays) for every part.
+        if scratchJob[p] != j {
+            if scratch[p] == nil || jobs[scratchJob[p]].compiled !== job.compiled { scratch[p] = GrammarMatcher(job.compiled, maxRollback: 0) }
+            scratchJob[p] = j
+        }
         scratch[p]!.walkEntryPart(job.plan, job.parts[Int(taskPart[k])], mask: slot.pointee!, into: &found[k])
     }
 
