@@ -68,12 +68,11 @@ extension TriePart {
 /// A first visit spread over threads: the trie walk that makes one state's mask-cache entry, cut into
 /// parts (`TriePart`) that several threads walk at once, then merged into the entry a walk on one
 /// thread would make, bit for bit. A batch fill (`GrammarMatcher.fillNextTokenMasks`, the C ABI's batch)
-/// makes the rows it can at once and hands back the first visits large enough to split; one slow state
-/// then no longer holds the whole batch up.
+/// makes the rows it can at once and hands back the first visits large enough to split, so that one slow
+/// state holds the batch up less (docs/performance.md, "Batch fill on threads").
 public final class FirstVisitJob: @unchecked Sendable {
-    // @unchecked: the plan and parts are written only in `init`; during `run` each part's slot is written
-    // by the one thread that walks it and each participant's accumulator by that participant only, and
-    // both are read only after the pool's loop has returned.
+    // @unchecked: immutable after `init`; the plan holds raw pointers into the vocabulary's and the slices'
+    // tries (`TrieView`, `ClassSkip`), which outlive the job and are only read.
     let compiled: CompiledGrammar
     let plan: EntryPlan
     let parts: [TriePart]

@@ -155,7 +155,7 @@ public struct ChatClient: Sendable {
             statistics.sawDone = decoder.sawDone
         }
         do {
-            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts,
+            reading: for try await part in HTTPTransport.stream(r, timeouts: timeouts, maximumJSONBodyBytes: limits.maximumResponseBytes,
                                                                  maximumReadAheadBytes: limits.maximumReadAheadBytes) {
                 switch part {
                 case .head(let h):

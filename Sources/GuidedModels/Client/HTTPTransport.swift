@@ -43,15 +43,23 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation
     let watchdog: HTTPWatchdog
     let maximumBodyBytes: Int?
+    /// The limit of a successful `application/json` body when `maximumBodyBytes` is nil (a stream request
+    /// the server answers with one JSON document, which the reader holds whole): counted here, so the
+    /// limit is met before any read-ahead limit however slow the reader.
+    let maximumJSONBodyBytes: Int?
     let readAhead: ReadAheadCounter
     let maximumReadAheadBytes: Int
     private let bodyBytes = Mutex(0)
+    /// The limit in force, set by the head (`maximumBodyBytes`, or `maximumJSONBodyBytes` for a JSON body).
+    private let bodyLimit = Mutex<Int?>(nil)
 
     init(continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation, watchdog: HTTPWatchdog,
-         maximumBodyBytes: Int?, readAhead: ReadAheadCounter, maximumReadAheadBytes: Int) {
+         maximumBodyBytes: Int?, maximumJSONBodyBytes: Int? = nil, readAhead: ReadAheadCounter, maximumReadAheadBytes: Int) {
         self.continuation = continuation
         self.watchdog = watchdog
         self.maximumBodyBytes = maximumBodyBytes
+        self.maximumJSONBodyBytes = maximumJSONBodyBytes
+        bodyLimit.withLock { $0 = maximumBodyBytes }
         self.readAhead = readAhead
         self.maximumReadAheadBytes = maximumReadAheadBytes
     }
@@ -67,13 +75,17 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 if let name = k as? String, let value = v as? String { headers[name.lowercased()] = value }
             }
         }
-        continuation.yield(.head(HTTPResponseHead(status: status, headers: headers)))
+        let head = HTTPResponseHead(status: status, headers: headers)
+        if maximumBodyBytes == nil, let limit = maximumJSONBodyBytes, head.isSuccess, head.contentType.hasPrefix("application/json") {
+            bodyLimit.withLock { $0 = limit }
+        }
+        continuation.yield(.head(head))
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         watchdog.touch()
-        if let limit = maximumBodyBytes {
+        if let limit = bodyLimit.withLock({ $0 }) {
             let total = bodyBytes.withLock { n in
                 n += data.count
                 return n
@@ -105,9 +117,10 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
 enum HTTPTransport {
     /// Starts `request` on its own ephemeral session. Ending the iteration early (or cancelling the task
     /// that iterates) cancels the URLSession task; so does a passed timeout (the stream then throws
-    /// `.timeout(failure: nil)` or `.deadlineExceeded`) and a body past `maximumBodyBytes`
-    /// (`.responseTooLarge`), or a reader more than `maximumReadAheadBytes` behind (`.readAheadExceeded`).
-    static func stream(_ request: URLRequest, timeouts: ChatTimeouts, maximumBodyBytes: Int? = nil,
+    /// `.timeout(failure: nil)` or `.deadlineExceeded`) and a body past `maximumBodyBytes`, or a successful
+    /// JSON body past `maximumJSONBodyBytes` (`.responseTooLarge`), or a reader more than
+    /// `maximumReadAheadBytes` behind (`.readAheadExceeded`).
+    static func stream(_ request: URLRequest, timeouts: ChatTimeouts, maximumBodyBytes: Int? = nil, maximumJSONBodyBytes: Int? = nil,
                        maximumReadAheadBytes: Int = ChatLimits().maximumReadAheadBytes)
         -> AsyncThrowingMapSequence<AsyncThrowingStream<HTTPStreamPart, any Error>, HTTPStreamPart>
     {
@@ -122,7 +135,7 @@ enum HTTPTransport {
             configuration.urlCache = nil
             let watchdog = HTTPWatchdog()
             let delegate = HTTPStreamDelegate(continuation: continuation, watchdog: watchdog,
-                                              maximumBodyBytes: maximumBodyBytes, readAhead: readAhead,
+                                              maximumBodyBytes: maximumBodyBytes, maximumJSONBodyBytes: maximumJSONBodyBytes, readAhead: readAhead,
                                               maximumReadAheadBytes: maximumReadAheadBytes)
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             var timed = request
