@@ -246,5 +246,5 @@ struct DistinctItems: Sendable {
         filtered = -1
     }
 
-    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + filter.count * 8 + 16 * 1024 }
+    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + filter.count * 8 + marks.byteCount }
 }

@@ -92,7 +92,7 @@ public final class FirstVisitJob: @unchecked Sendable {
     /// Makes the entries of `jobs` (duplicates, by grammar and state, are made once) on this thread and up
     /// to `threads - 1` workers of `ForkJoinPool.shared`: every part of every job in one loop, then the
     /// merges in another.
-    public static func run(_ jobs: [FirstVisitJob], threads: Int) {
+    static func run(_ jobs: [FirstVisitJob], threads: Int) {
         var unique: [FirstVisitJob] = []
         var seen = Set<EntryIdentity>()
         for job in jobs where seen.insert(EntryIdentity(job)).inserted && job.compiled.cachedEntry(job.plan.key) == nil {

@@ -344,7 +344,7 @@ public struct GrammarMatcher: Sendable {
     /// Bytes of memory this matcher holds (arena, stack sets, history, scratch).
     public var memoryFootprint: Int {
         engine.nodes.capacity * 8 + engine.items.capacity * 4 + sets.capacity * 4
-            + checkpoints.capacity * MemoryLayout<Checkpoint>.stride + walk.byteCount + 256
+            + checkpoints.capacity * MemoryLayout<Checkpoint>.stride + walk.byteCount + visited.byteCount + 256
             + (tracksDistinct ? distinct.byteCount + distinctPositions.capacity * MemoryLayout<DistinctItems.Position>.stride : 0)
     }
 }

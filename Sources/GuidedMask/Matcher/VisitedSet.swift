@@ -57,6 +57,9 @@ struct VisitedSet: Sendable {
         values[slot] = value
     }
 
+    /// The table's memory (it only grows).
+    var byteCount: Int { keys.capacity * 8 + values.capacity * 4 + stamps.capacity * 4 }
+
     @inline(__always)
     private static func slot(_ key: Int, _ m: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & m

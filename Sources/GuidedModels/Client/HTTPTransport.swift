@@ -49,9 +49,9 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let maximumJSONBodyBytes: Int?
     let readAhead: ReadAheadCounter
     let maximumReadAheadBytes: Int
-    private let bodyBytes = Mutex(0)
-    /// The limit in force, set by the head (`maximumBodyBytes`, or `maximumJSONBodyBytes` for a JSON body).
-    private let bodyLimit = Mutex<Int?>(nil)
+    /// Body bytes so far, and the limit in force: `maximumBodyBytes`, or `maximumJSONBodyBytes` once the
+    /// head says the body is JSON.
+    private let body: Mutex<(bytes: Int, limit: Int?)>
 
     init(continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation, watchdog: HTTPWatchdog,
          maximumBodyBytes: Int?, maximumJSONBodyBytes: Int? = nil, readAhead: ReadAheadCounter, maximumReadAheadBytes: Int) {
@@ -59,7 +59,7 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.watchdog = watchdog
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumJSONBodyBytes = maximumJSONBodyBytes
-        bodyLimit.withLock { $0 = maximumBodyBytes }
+        body = Mutex((bytes: 0, limit: maximumBodyBytes))
         self.readAhead = readAhead
         self.maximumReadAheadBytes = maximumReadAheadBytes
     }
@@ -77,7 +77,7 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         let head = HTTPResponseHead(status: status, headers: headers)
         if maximumBodyBytes == nil, let limit = maximumJSONBodyBytes, head.isSuccess, head.contentType.hasPrefix("application/json") {
-            bodyLimit.withLock { $0 = limit }
+            body.withLock { $0.limit = limit }
         }
         continuation.yield(.head(head))
         completionHandler(.allow)
@@ -85,16 +85,15 @@ final class HTTPStreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         watchdog.touch()
-        if let limit = bodyLimit.withLock({ $0 }) {
-            let total = bodyBytes.withLock { n in
-                n += data.count
-                return n
-            }
-            if total > limit {
-                continuation.finish(throwing: ChatClientError.responseTooLarge(limit: limit))
-                dataTask.cancel()
-                return
-            }
+        let limitPassed: Int? = body.withLock { b in
+            b.bytes += data.count
+            guard let limit = b.limit, b.bytes > limit else { return nil }
+            return limit
+        }
+        if let limit = limitPassed {
+            continuation.finish(throwing: ChatClientError.responseTooLarge(limit: limit))
+            dataTask.cancel()
+            return
         }
         if !readAhead.deliver(data.count, limit: maximumReadAheadBytes) {
             continuation.finish(throwing: ChatClientError.readAheadExceeded(limit: maximumReadAheadBytes))
