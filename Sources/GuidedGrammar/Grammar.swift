@@ -120,6 +120,14 @@ public struct GrammarRule: Hashable, Sendable {
     /// (strings are spelled in one canonical escaping, so equal text is equal value); a context-free
     /// grammar cannot say it. Always kept as a rule of its own.
     public var distinctStringItems: Bool = false
+    /// For `distinctStringItems`: the items may be any JSON values (objects, numbers, arrays, strings),
+    /// compared as values (numbers by value, objects regardless of member order and whitespace), each
+    /// read up to where it completes. Set only where every prefix of an item has infinitely many
+    /// completions of distinct values, so refusing a repeat never leaves a parse with nothing to write.
+    public var distinctByValue: Bool = false
+    /// For `distinctByValue`: the numbers among the items are integers, so `0` (and `-0`) has no other
+    /// completion and the matcher decides it at that digit.
+    public var distinctZeroIsDecided: Bool = false
     /// For `distinctStringItems`: nil where every prefix of an item has infinitely many completions, else
     /// every item the array may hold (their texts between the quotes, sorted by bytes), so the matcher
     /// can tell when the values left cannot finish the item or reach `distinctMinimum` items.
@@ -306,6 +314,8 @@ public struct Grammar: Hashable, Sendable {
                        dependencies: other.memberDependencies, minimum: other.minimumMembers,
                        counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
         rules[id.index].distinctStringItems = other.distinctStringItems
+        rules[id.index].distinctByValue = other.distinctByValue
+        rules[id.index].distinctZeroIsDecided = other.distinctZeroIsDecided
         rules[id.index].distinctValues = other.distinctValues
         rules[id.index].distinctLanguage = other.distinctLanguage
         rules[id.index].distinctMinimum = other.distinctMinimum
@@ -318,6 +328,14 @@ public struct Grammar: Hashable, Sendable {
         rules[id.index].distinctValues = values
         rules[id.index].distinctLanguage = language
         rules[id.index].distinctMinimum = minimum
+    }
+
+    /// Marks rule `id` as an array whose items, any JSON values, must be distinct values (see
+    /// `GrammarRule.distinctByValue`).
+    public mutating func markDistinctValueItems(_ id: RuleID, zeroIsDecided: Bool) {
+        rules[id.index].distinctStringItems = true
+        rules[id.index].distinctByValue = true
+        rules[id.index].distinctZeroIsDecided = zeroIsDecided
     }
 
     public var startRule: GrammarRule { rules[start.index] }

@@ -23,6 +23,10 @@ final class QuoteTokens: Sendable {
     /// Tokens holding a comma: between the items of an array of a language with an end, what may ask for
     /// one more item than the values left allow.
     let commaTokens: [UInt32]
+    /// Tokens holding `}` or `]`: inside an item of an array of values (`GrammarRule.distinctByValue`),
+    /// only these can complete it. Tokens holding `[`: outside any array, only these can open one.
+    let closerTokens: [UInt32]
+    let openTokens: [UInt32]
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -30,13 +34,18 @@ final class QuoteTokens: Sendable {
         var one: [UInt32] = [], two: [UInt32] = [], three: [UInt32] = [], bracket: [UInt32] = []
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), open = UInt8(ascii: "[")
         let bytes = vocabulary.tokenBytes, offsets = vocabulary.tokenOffsets
-        var withBracket: [UInt32] = [], withComma: [UInt32] = []
+        var withBracket: [UInt32] = [], withComma: [UInt32] = [], withCloser: [UInt32] = [], withOpen: [UInt32] = []
         func commaIn(_ lo: Int, _ hi: Int) -> Bool { (lo..<hi).contains { bytes[$0] == UInt8(ascii: ",") } }
         for t in 0..<v.tokenCount {
             let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
-            var quotes = 0, hasBracket = false
+            var quotes = 0, hasBracket = false, hasCloser = false
             for k in lo..<hi {
                 if bytes[k] == quote { quotes += 1 } else if bytes[k] == open { hasBracket = true }
+                else if bytes[k] == UInt8(ascii: "}") || bytes[k] == UInt8(ascii: "]") { hasCloser = true }
+            }
+            if (hasCloser || hasBracket) && !v.isSpecial(t) {
+                if hasCloser { withCloser.append(UInt32(t)) }
+                if hasBracket { withOpen.append(UInt32(t)) }
             }
             // (Special tokens are looked up only here: a set lookup per token was most of the pass.)
             let comma = commaIn(lo, hi)
@@ -74,6 +83,8 @@ final class QuoteTokens: Sendable {
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
         bracketTokens = withBracket
         commaTokens = withComma
+        closerTokens = withCloser
+        openTokens = withOpen
     }
 
     /// The longest `Closing.length`: no token closes a string with more text before its quote.
@@ -95,7 +106,7 @@ final class QuoteTokens: Sendable {
 
     var byteCount: Int {
         let lists = [closingTable.count, oneQuote.count, twoQuotes.count, threeQuotes.count, bracketFourQuotes.count,
-                     bracketTokens.count, commaTokens.count]
+                     bracketTokens.count, commaTokens.count, closerTokens.count, openTokens.count]
         return closing.count * MemoryLayout<Closing>.stride + 4 * lists.reduce(0, +)
     }
 }

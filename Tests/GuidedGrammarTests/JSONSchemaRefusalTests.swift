@@ -13,10 +13,20 @@ import GuidedSchema
     static let refusals: [Refusal] = [
         Refusal(schema: ##"{"properties":{"a":{"$dynamicRef":"#x"}}}"##,
                 message: "unsupported keyword '$dynamicRef' at /properties/a"),
-        Refusal(schema: #"{"type":"array","uniqueItems":true}"#,
-                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; these items may be other values than strings"),
+        // uniqueItems over values: only items that never run out of distinct values (refusing a repeat
+        // must leave something else to write).
+        Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":"object","additionalProperties":false}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; objects that limit undeclared members (additionalProperties) run out"),
         Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"enum":[1,2]}}"#,
-                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; these items may be other values than strings"),
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; listed items other than true, false and null run out"),
+        Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":0}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; integers with a lower bound of zero or below run out"),
+        Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":["number","string"],"maximum":9}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; bounded numbers run out"),
+        Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":["boolean","null"]}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; these items are only true, false or null"),
+        Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":"object","properties":{"t":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; an array with uniqueItems inside the items of another is not supported"),
         Refusal(schema: #"{"uniqueItems":true,"prefixItems":[{"type":"string"}],"items":{"type":"string"}}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; not beside prefixItems or contains"),
         Refusal(schema: #"{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"required":["a"]}]}"#,

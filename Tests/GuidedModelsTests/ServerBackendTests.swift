@@ -192,10 +192,11 @@ struct ServerBackendTests {
 @Suite("Server backend: without a recognizer", .timeLimit(.minutes(10)))
 struct ServerBackendValidatorOnlyTests {
     @Test func invalidOutputIsStillRefused() async throws {
-        // Closed, with a uniqueItems over objects the compiler cannot enforce exactly.
+        // Closed, with a uniqueItems over closed objects the compiler cannot enforce exactly.
         let schema: JSONValue = ["type": "object", "required": ["name"], "additionalProperties": false,
                                  "properties": ["name": ["type": "string"],
-                                                "tags": ["type": "array", "items": ["type": "object"], "uniqueItems": true]]]
+                                                "tags": ["type": "array", "items": ["type": "object", "additionalProperties": false],
+                                                         "uniqueItems": true]]]
         #expect(throws: JSONSchemaCompileError.self) { try JSONSchemaCompiler.compile(schema) }
         let peer = try await ServerPeer.shared()
         let backend = try ServerBackendTests.backend(peer, "fixable", testID: UUID().uuidString, retries: 0)

@@ -235,8 +235,9 @@ extension SchemaLowering {
         guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { throw refuse("not beside prefixItems or contains") }
         let nodes = f.arrayParts.compactMap(\.rest)
         let conjuncts = nodes.map { Conjunct(node: $0, full: true) }
+        // Items that may be other values than strings are compared as values.
         guard !nodes.isEmpty, let (_, item) = try? analyze(SchemaLowering.normalize(conjuncts)), Self.stringsOnly(item) else {
-            throw refuse("these items may be other values than strings")
+            return try distinctValueArray(f, conjuncts, pointer: pointer)
         }
         guard let language = try stringLanguage(conjuncts, pointer: pointer) else {
             throw refuse("the strings these items may be are not known exactly")

@@ -83,6 +83,9 @@ final class GrammarAutomaton: @unchecked Sendable {
             return nfa.ruleDistinctLanguage[k].map { DistinctValues(language: $0, minimum: nfa.ruleDistinctMinimum[k]) }
         }
         distinctLists = distinctValues.compactMap { $0 }
+        distinctByValue = nfa.ruleDistinctByValue
+        distinctZeroIsDecided = nfa.ruleDistinctZero
+        hasDistinctValueItems = nfa.ruleDistinctByValue.contains(true)
         follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
@@ -149,6 +152,12 @@ final class GrammarAutomaton: @unchecked Sendable {
     let distinctValues: [DistinctValues?]
     /// The non-nil `distinctValues`.
     let distinctLists: [DistinctValues]
+    /// Per kept rule: an array whose items are compared as JSON values (`GrammarRule.distinctByValue`),
+    /// and whether its numbers are integers (`0` decided at its digit).
+    let distinctByValue: [Bool]
+    let distinctZeroIsDecided: [Bool]
+    /// Whether some kept rule has `distinctByValue`.
+    let hasDistinctValueItems: Bool
 
     /// Where `state` stands toward the arrays of distinct strings (`DistinctItems.outside`, `.entry`, or
     /// `DistinctItems.inside(rule)` with the kept rule's index).

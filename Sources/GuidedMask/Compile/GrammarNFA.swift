@@ -44,6 +44,10 @@ struct GrammarNFA {
     var ruleCountsUndeclared: [Bool] = []
     /// Per kept rule: an array of distinct strings (`GrammarRule.distinctStringItems`).
     var ruleDistinctItems: [Bool] = []
+    /// Per kept rule: items compared as JSON values (`GrammarRule.distinctByValue`), and `0` decided
+    /// at its digit (`distinctZeroIsDecided`).
+    var ruleDistinctByValue: [Bool] = []
+    var ruleDistinctZero: [Bool] = []
     /// Per kept rule: its listed values (`GrammarRule.distinctValues`) and `distinctMinimum`.
     var ruleDistinctValues: [[[UInt8]]?] = []
     var ruleDistinctLanguage: [ByteDFA?] = []
@@ -95,6 +99,8 @@ struct GrammarNFA {
         ruleCounts = selection.kept.map { grammar.rules[$0].memberCounts }
         ruleCountsUndeclared = selection.kept.map { grammar.rules[$0].countsAsUndeclared }
         ruleDistinctItems = selection.kept.map { grammar.rules[$0].distinctStringItems }
+        ruleDistinctByValue = selection.kept.map { grammar.rules[$0].distinctStringItems && grammar.rules[$0].distinctByValue }
+        ruleDistinctZero = selection.kept.map { grammar.rules[$0].distinctStringItems && grammar.rules[$0].distinctZeroIsDecided }
         ruleDistinctValues = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctValues : nil }
         ruleDistinctMinimum = selection.kept.map { grammar.rules[$0].distinctMinimum }
         ruleDistinctLanguage = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctLanguage : nil }

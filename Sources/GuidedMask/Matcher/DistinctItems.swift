@@ -48,13 +48,31 @@ struct DistinctItems: Sendable {
         var byteCount: Int32 = 0
         var itemCount: Int32 = 0
 
+        /// The open array's items are any JSON values, compared as values (`readValue`).
+        var byValue = false
+        /// With `byValue`: numbers are integers, so `0` is decided at its digit.
+        var zeroIsDecided = false
+        /// With `byValue`: the nesting inside the current item (0: at the array's own level).
+        var depth: Int32 = 0
+        /// With `byValue`: reading a number or literal at the array's level; `decided` once its value is
+        /// known (a literal's first byte, an integer's `0`) and recorded, the rest of it not.
+        var inScalar = false
+        var decided = false
+        /// With `byValue`: where the current item's text begins in `bytes`.
+        var itemStart: Int32 = 0
+
         /// Right after the `[` of an array: open, no item yet.
-        mutating func openArray() {
+        mutating func openArray(byValue: Bool = false, zeroIsDecided: Bool = false) {
             active = true
             inString = false
             escaped = false
             lastItem = -1
             count = 0
+            self.byValue = byValue
+            self.zeroIsDecided = zeroIsDecided
+            depth = 0
+            inScalar = false
+            decided = false
         }
     }
 
@@ -71,6 +89,8 @@ struct DistinctItems: Sendable {
     var filter = [UInt64](repeating: 0, count: DistinctItems.filterWords)
     var filtered: Int32 = -1
     static let filterWords = 64
+    /// Scratch space of `readValue`'s canonical forms (reused: nothing allocated per item once grown).
+    var canonical = CanonicalJSON()
 
     static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
     /// FNV-1a, one byte.
@@ -82,6 +102,7 @@ struct DistinctItems: Sendable {
     /// Reads one byte of an open array. True when it is the quote that closes an item equal to an earlier
     /// item of the array (the item is recorded all the same: the parses outside the array may go on).
     mutating func read(_ b: UInt8, _ p: inout Position) -> Bool {
+        if p.byValue { return readValue(b, &p) }
         guard p.inString else {
             if b == Self.quote {
                 p.inString = true
@@ -246,5 +267,8 @@ struct DistinctItems: Sendable {
         filtered = -1
     }
 
-    var byteCount: Int { bytes.capacity + items.capacity * MemoryLayout<Item>.stride + filter.count * 8 + marks.byteCount }
+    var byteCount: Int {
+        bytes.capacity + items.capacity * MemoryLayout<Item>.stride + filter.count * 8 + marks.byteCount
+            + canonical.scratch.capacity + canonical.members.capacity * MemoryLayout<CanonicalJSON.Member>.stride
+    }
 }

@@ -80,11 +80,26 @@ extension GrammarMatcher {
                 p.active = false
                 p.inString = false
                 p.escaped = false
-            } else if b == DistinctItems.open && !p.inString {
-                p.openArray()
+            } else if b == DistinctItems.open && !p.inString && !p.byValue {
+                // (In an array of values a `[` begins an item or nests in one: `readValue` counted it.)
+                openArray(&p, lo, hi)
             }
         } else if b == DistinctItems.open && anyInsideDistinct(lo, hi) {
-            p.openArray()
+            openArray(&p, lo, hi)
+        }
+    }
+
+    /// Opens the array that stacks of `items[lo ..< hi]` are inside, of its rule's kind.
+    private mutating func openArray(_ p: inout DistinctItems.Position, _ lo: Int, _ hi: Int) {
+        var j = lo
+        while j < hi {
+            let k = insideRule(engine.items[j])
+            if k >= 0 {
+                let a = compiled.automaton
+                p.openArray(byValue: a.distinctByValue[k], zeroIsDecided: a.distinctZeroIsDecided[k])
+                return
+            }
+            j += 1
         }
     }
 
@@ -114,6 +129,24 @@ extension GrammarMatcher {
         guard let q = compiled.quoteTokens else { return }
         let p = distinctPositions[distinctPositions.count - 1]
         if p.active { distinct.filter(from: p.lastItem) }
+        if compiled.automaton.hasDistinctValueItems {
+            // Arrays of values: only a token that completes an item can repeat one (`readValue` says
+            // where items complete). In a string, such tokens hold a quote (its own string) or a `}` or
+            // `]` (an enclosing object or array); inside an object or array, a `}` or `]`; at the
+            // array's level, between items or in a number or literal, the mask is read whole (it holds
+            // value starts, digits and separators). Outside any array, a token opening one holds `[`.
+            if p.active && p.byValue {
+                if p.inString && p.depth == 0 {
+                    try refuseFailing(q.oneQuote, from: p, lists: [], mask)
+                } else if p.depth > 0 {
+                    try refuseFailing(q.closerTokens, from: p, lists: [], mask)
+                } else {
+                    try refuseFailing(allowedIn: mask, from: p, lists: [])
+                }
+                return
+            }
+            if !p.active { try refuseFailing(q.openTokens, from: p, lists: [], mask) }
+        }
         if !compiled.automaton.distinctLists.isEmpty {
             // Arrays of a language with an end: besides repeats, a token may leave one short of values. A
             // text can run out of unwritten values only if it begins some written item, so in a string the
@@ -300,7 +333,11 @@ extension GrammarMatcher {
         var failed = false
         for k in Int(vocab.tokenOffsets[Int(t)])..<Int(vocab.tokenOffsets[Int(t) + 1]) {
             let b = vocab.tokenBytes[k]
-            if s.active {
+            if s.active && s.byValue {
+                let closes = !s.inString && s.depth == 0 && b == DistinctItems.close
+                if distinct.read(b, &s) { failed = true; break }
+                if closes { s.active = false }
+            } else if s.active {
                 if distinct.read(b, &s) { failed = true; break }
                 let event = DistinctItems.event(after: b, s)
                 // (A list none of whose values begins with the text cannot be this array's: its parses do
@@ -312,7 +349,10 @@ extension GrammarMatcher {
                 if !s.inString && b == DistinctItems.close { s.active = false }
                 if !s.inString && b == DistinctItems.open { s.openArray() }
             } else if b == DistinctItems.open {
-                s.openArray()
+                // Which array opens is the accept's to say; where some are of values, reading as values
+                // (with `0` decided) finds every repeat reading as strings would, and more.
+                let values = compiled.automaton.hasDistinctValueItems
+                s.openArray(byValue: values, zeroIsDecided: values)
             }
         }
         distinct.truncate(to: p)

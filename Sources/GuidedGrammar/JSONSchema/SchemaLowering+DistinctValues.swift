@@ -1,0 +1,181 @@
+import GuidedSchema
+
+/// `uniqueItems: true` over items that may be any JSON values (objects, numbers, arrays, mixed types):
+/// the array as without `uniqueItems`, in a rule marked `distinctByValue`, whose items the token matcher
+/// compares as values where each completes (`DistinctItems`), refusing the byte that completes a repeat.
+///
+/// Refusing that byte must never leave a parse with nothing to write (the mask never leads where no
+/// valid completion exists), so the items must never run out: after any prefix of an item there must be
+/// infinitely many distinct values to complete it with. `itemsNeverRunOut` proves it from the schema,
+/// one alternative at a time (a prefix of the union is a prefix of some alternative, whose completions
+/// suffice):
+/// - strings whose content language continues from every prefix (`{"type":"string"}`, `minLength`,
+///   most patterns);
+/// - numbers with no bound, step or digit limit (more fraction or exponent digits always give new
+///   values, except after a zero's `e`, which the matcher decides there); integers with no upper bound, no step and no negative lower bound, where the one prefix
+///   with a single completion, `0` (or `-0`), is decided at its first digit by the matcher;
+/// - objects that admit undeclared members without limit (any name, any value, no `maxProperties`): a
+///   fresh member can always be written before the `}`;
+/// - arrays with no `maxItems` whose items are unconstrained;
+/// - `true`, `false` and `null`, which the matcher decides at their first byte, beside some other
+///   alternative that never runs out (so the item's first byte always has a choice left).
+/// Anything else (closed objects, bounded numbers, finite string languages beside other types, an
+/// array of distinct values inside another's items) is refused, naming `uniqueItems` and why.
+extension SchemaLowering {
+    /// What the items of an array may be, for `itemsNeverRunOut`.
+    struct ItemSupply {
+        /// Some alternative never runs out (a first byte always has a choice left).
+        var endless = false
+        /// Every alternative either never runs out or is decided at its first byte; nil when so, else why not.
+        var failure: String? = nil
+        /// No alternative admits non-integer numbers: the matcher decides `0` at its first digit.
+        var integersOnlyNumbers = true
+    }
+
+    mutating func distinctValueArray(_ f: SchemaFacts, _ conjuncts: [Conjunct], pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
+        func refuse(_ why: String) -> JSONSchemaCompileError {
+            JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer,
+                                   detail: "uniqueItems: true is enforced where items never run out of distinct values; \(why)")
+        }
+        var supply = ItemSupply()
+        try supplyOf(SchemaLowering.normalize(conjuncts), into: &supply, depth: 0, pointer: pointer)
+        if let why = supply.failure { throw refuse(why) }
+        guard supply.endless else { throw refuse("these items are only true, false or null") }
+        var plain = f
+        plain.uniqueItems = nil
+        let body = try lowerArray(plain)
+        let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
+        grammar.define(r, as: body)
+        grammar.markDistinctValueItems(r, zeroIsDecided: supply.integersOnlyNumbers)
+        // The matcher tracks one open array at a time: no array of distinct items inside the items.
+        if reachesDistinctArray(from: body) { throw refuse("an array with uniqueItems inside the items of another is not supported") }
+        return .rule(r)
+    }
+
+    /// Adds what the conjunction `key` admits to `supply`, one alternative of its groups at a time (as
+    /// `lowerDisjunctions` distributes them).
+    private mutating func supplyOf(_ key: [Conjunct], into supply: inout ItemSupply, depth: Int, pointer: String) throws(JSONSchemaCompileError) {
+        guard supply.failure == nil else { return }
+        let (flat, facts) = try analyze(key)
+        if flat.unsatisfiable || facts.unsatisfiable || facts.types.isEmpty { return }
+        if flat.groups.isEmpty { return leafSupply(facts, key, into: &supply, pointer: pointer) }
+        guard depth < 4 else { supply.failure = "the items' alternatives nest too deeply to check"; return }
+        let base = flat.besideGroups
+        var groups = flat.groups
+        for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
+        var total = 1
+        for g in groups { total *= g.alternatives.count }
+        guard total <= 64 else { supply.failure = "the items have more than 64 alternatives to check"; return }
+        var choice = [Int](repeating: 0, count: groups.count)
+        while true {
+            var k = base
+            for (gi, g) in groups.enumerated() { k += g.alternatives[choice[gi]] }
+            try supplyOf(SchemaLowering.normalize(k), into: &supply, depth: depth + 1, pointer: pointer)
+            var i = 0
+            while i < choice.count {
+                choice[i] += 1
+                if choice[i] < groups[i].alternatives.count { break }
+                choice[i] = 0
+                i += 1
+            }
+            if i == choice.count { break }
+        }
+    }
+
+    /// One alternative without groups, by its types.
+    private mutating func leafSupply(_ f: SchemaFacts, _ key: [Conjunct], into supply: inout ItemSupply, pointer: String) {
+        func fail(_ why: String) { supply.failure = why }
+        if !f.negated.isEmpty { return fail("an item's negation is not exact") }
+        if let listed = f.enumValues {
+            // Listed true/false/null are decided at their first byte; other listed values run out.
+            let admitted = listed.filter { f.types.contains(InstanceTypes(of: $0)) }
+            for v in admitted {
+                switch v {
+                case .bool, .null: continue
+                default: return fail("listed items other than true, false and null run out")
+                }
+            }
+            return
+        }
+        if f.types.contains(.string) {
+            var restricted = key
+            restricted.append(Conjunct(node: 0, mode: .types, name: String(InstanceTypes.string.rawValue)))
+            guard let language = try? stringLanguage(restricted, pointer: pointer) else {
+                return fail("the strings these items may be are not known exactly")
+            }
+            if !language.isEmpty {
+                guard language.continuesInfinitelyFromEveryPrefix else { return fail("some string items have finitely many completions") }
+                supply.endless = true
+            }
+        }
+        if !f.types.isDisjoint(with: .number) {
+            guard f.upper == nil, f.multipleOf.isEmpty, f.notMultipleOf.isEmpty, options.maxNumberDigits == nil,
+                  !f.excluded.contains(where: { if case .number = $0 { return true } else { return false } }) else {
+                return fail("bounded numbers run out")
+            }
+            if f.types.contains(.fraction) {
+                // Exponents: `5e-` over a lower bound has finitely many values.
+                guard f.lower == nil else { return fail("bounded numbers run out") }
+                supply.integersOnlyNumbers = false
+            } else if let lower = f.lower, lower.value.isNegative || (lower.value.isZero && !lower.exclusive) {
+                // `-` would lead to `-0` or a few negative integers only.
+                return fail("integers with a lower bound of zero or below run out")
+            }
+            supply.endless = true
+        }
+        if f.types.contains(.object) {
+            guard f.maxProperties == nil, f.propertyNames.isEmpty, options.maxUndeclaredProperties == .max else {
+                return fail("objects with maxProperties, propertyNames or a limit on undeclared members run out")
+            }
+            // A fresh name is declared by no part, so every part's additionalProperties must admit its value.
+            if options.additionalProperties != .allow && !f.objectParts.contains(where: { $0.additional != nil }) {
+                return fail("objects without undeclared members run out")
+            }
+            for part in f.objectParts {
+                if let a = part.additional, !admitsAnything(a) {
+                    return fail("objects that limit undeclared members (additionalProperties) run out")
+                }
+                for p in part.patterns where !admitsAnything(p.node) {
+                    return fail("objects whose patternProperties constrain undeclared members run out")
+                }
+            }
+            supply.endless = true
+        }
+        if f.types.contains(.array) {
+            guard f.maxItems == nil, f.contains.allSatisfy({ $0.max == nil }), f.uniqueItems == nil,
+                  f.arrayParts.allSatisfy({ $0.rest == nil }) else {
+                return fail("arrays with maxItems, maxContains or constrained items run out")
+            }
+            supply.endless = true
+        }
+    }
+
+    /// Whether schema location `node` admits every value: `true`, `{}`, or annotations only.
+    func admitsAnything(_ node: Int) -> Bool {
+        switch document[node].value {
+        case .bool(let b): return b
+        case .object(let o):
+            let annotations: Set<String> = ["title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"]
+            return o.keys.allSatisfy { annotations.contains($0) }
+        default: return false
+        }
+    }
+
+    /// Whether a rule marked `distinctStringItems` is reachable from `expr`.
+    func reachesDistinctArray(from expr: GrammarExpr) -> Bool {
+        var seen = Set<Int>()
+        var stack: [GrammarExpr] = [expr]
+        while let e = stack.popLast() {
+            switch e {
+            case .rule(let r):
+                guard seen.insert(r.index).inserted else { continue }
+                if grammar.rules[r.index].distinctStringItems { return true }
+                stack.append(grammar.rules[r.index].body)
+            case .sequence(let parts), .choice(let parts): stack.append(contentsOf: parts)
+            case .repeat(let inner, _, _): stack.append(inner)
+            case .empty, .nothing, .bytes, .byteSet, .token, .tokenBudget: continue
+            }
+        }
+        return false
+    }
+}
