@@ -66,19 +66,8 @@ extension SchemaLowering {
         var total = 1
         for g in groups { total *= g.alternatives.count }
         guard total <= 64 else { supply.failure = "the items have more than 64 alternatives to check"; return }
-        var choice = [Int](repeating: 0, count: groups.count)
-        while true {
-            var k = base
-            for (gi, g) in groups.enumerated() { k += g.alternatives[choice[gi]] }
+        for k in Self.combinations(of: groups, beside: base) {
             try supplyOf(SchemaLowering.normalize(k), into: &supply, depth: depth + 1, pointer: pointer)
-            var i = 0
-            while i < choice.count {
-                choice[i] += 1
-                if choice[i] < groups[i].alternatives.count { break }
-                choice[i] = 0
-                i += 1
-            }
-            if i == choice.count { break }
         }
     }
 

@@ -164,11 +164,20 @@ struct SchemaLowering {
         var groups = flat.groups
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         var alternatives: [GrammarExpr] = []
+        for key in Self.combinations(of: groups, beside: base) { alternatives.append(try lowerConjunction(key)) }
+        if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
+        return .alt(alternatives)
+    }
+
+    /// Every conjunction of `base` with one alternative of each group (the first group's choice varies
+    /// fastest).
+    static func combinations(of groups: [DisjunctionGroup], beside base: [Conjunct]) -> [[Conjunct]] {
+        var out: [[Conjunct]] = []
         var choice = [Int](repeating: 0, count: groups.count)
         while true {
             var key = base
             for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
-            alternatives.append(try lowerConjunction(key))
+            out.append(key)
             var i = 0
             while i < choice.count {
                 choice[i] += 1
@@ -176,10 +185,8 @@ struct SchemaLowering {
                 choice[i] = 0
                 i += 1
             }
-            if i == choice.count { break }
+            if i == choice.count { return out }
         }
-        if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
-        return .alt(alternatives)
     }
 
     /// Any JSON value (objects limited to `maxUndeclaredProperties` members, so no duplicate keys).

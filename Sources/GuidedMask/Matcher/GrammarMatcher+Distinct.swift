@@ -66,6 +66,7 @@ extension GrammarMatcher {
     /// Whether the stack with top frame `top` may read on after `event`: outside any array of a language
     /// with an end, or inside one that `event` leaves enough unwritten values.
     private mutating func feasible(_ top: Int32, _ event: DistinctItems.Event, _ p: DistinctItems.Position) -> Bool {
+        if p.byValue { return true }   // (read as values: no text positions to count on)
         let k = insideRule(top)
         guard k >= 0, let list = compiled.automaton.distinctValues[k] else { return true }
         return distinct.feasible(list, event, p)
@@ -89,18 +90,23 @@ extension GrammarMatcher {
         }
     }
 
-    /// Opens the array that stacks of `items[lo ..< hi]` are inside, of its rule's kind.
+    /// Opens the array that stacks of `items[lo ..< hi]` are inside, of its rule's kind. Where arrays of
+    /// both kinds open at one bracket (an `anyOf` of an array of strings and one of values), the items
+    /// are read as values: that finds every repeat reading as strings would (strings compare by their
+    /// canonical form), though the strings' listed-value checks then stand aside (`feasible`).
     private mutating func openArray(_ p: inout DistinctItems.Position, _ lo: Int, _ hi: Int) {
+        let a = compiled.automaton
+        var found = false, byValue = false, zero = false
         var j = lo
         while j < hi {
             let k = insideRule(engine.items[j])
             if k >= 0 {
-                let a = compiled.automaton
-                p.openArray(byValue: a.distinctByValue[k], zeroIsDecided: a.distinctZeroIsDecided[k])
-                return
+                found = true
+                if a.distinctByValue[k] { byValue = true; zero = zero || a.distinctZeroIsDecided[k] }
             }
             j += 1
         }
+        if found { p.openArray(byValue: byValue, zeroIsDecided: byValue && zero) }
     }
 
     /// Clears from `mask` every token that would close an item equal to an earlier item of its array,
