@@ -36,6 +36,9 @@ import GuidedTokenizers
         // Strings or objects, as a oneOf of disjoint branches.
         (#"{"type":"array","items":{"oneOf":[{"type":"string","minLength":1},{"type":"object","minProperties":1}]},"uniqueItems":true}"#,
          [#"["a",{"a":1},"aa",{"a":0}]"#], []),
+        // An array of distinct strings inside the items: its repeats stop only its own parses.
+        (#"{"type":"array","items":{"type":"object","properties":{"t":{"type":"array","items":{"type":"string"},"uniqueItems":true}}},"uniqueItems":true}"#,
+         [#"[{"t":["a","z"]},{"t":["a"]},{"t":[]},{"a":["a","a"]}]"#, #"[{"t":["a"]},{"t":["z","a"]},{"t":["a"],"z":1}]"#], []),
         // Whitespace between and inside items is no part of the value.
         (#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#,
          [#"[{"a":1}, {"a": 1, "z":1}, { }]"#], []),
@@ -44,7 +47,7 @@ import GuidedTokenizers
     static let alphabet = ["[", "]", ",", "{", "}", "\"", ":", "a", "z", "0", "1", "-", "."]
     static let endings = ["", "]", "}]", "\"}]", "1}]", ":1}]", "\":1}]", ",\"z\":1}]", "\"z\":1}]", "1]", "\"]", "]]", "]}]", "1]]",
                           "rue]", "ue]", "e]", "alse]", "lse]", "se]", "ull]", "ll]", "l]", "\\\"]", "rue]]", "rue}]", "alse]]", "alse}]",
-                          "\"a\":1}]", "a\":1}]", ":1,\"z\":1}]", "\"a\":0}]", "\"z\":0}]", "\"z\"]"]
+                          "\"a\":1}]", "a\":1}]", ":1,\"z\":1}]", "\"a\":0}]", "\"z\":0}]", "\"z\"]", "\"z\"]}]", "z\"]}]", "\"]}]", ":[]}]", "rue]}]", "alse]}]"]
 
     /// Completions the judge tries: one character of the alphabet (or none) then one of the endings, or
     /// two characters then a closing bracket or brace.
@@ -103,7 +106,7 @@ import GuidedTokenizers
         }
     }
 
-    @Test(arguments: 0..<6)
+    @Test(arguments: 0..<7)
     func masksAreExactAndLive(_ k: Int) throws {
         let (schema, documents, without) = Self.cases[k]
         let grammar = try JSONSchemaCompiler.compile(text: schema, options: JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 2),

@@ -47,8 +47,11 @@ extension SchemaLowering {
         let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
         grammar.define(r, as: body)
         grammar.markDistinctValueItems(r, zeroIsDecided: supply.integersOnlyNumbers)
-        // The matcher tracks one open array at a time: no array of distinct items inside the items.
-        if reachesDistinctArray(from: body) { throw refuse("an array with uniqueItems inside the items of another is not supported") }
+        // The matcher tracks an array of values and, inside its items, arrays of distinct strings whose
+        // strings never run out (no second array of values, no listed strings, no recursion).
+        if reachesDistinctArray(from: body, allowingEndlessStrings: true) {
+            throw refuse("inside the items, only arrays of distinct strings without listed values may have uniqueItems")
+        }
         return .rule(r)
     }
 
@@ -133,7 +136,7 @@ extension SchemaLowering {
         if f.types.contains(.array) {
             guard f.maxItems == nil, f.contains.allSatisfy({ $0.max == nil }), f.uniqueItems == nil,
                   f.arrayParts.allSatisfy({ $0.rest == nil }) else {
-                return fail("arrays with maxItems, maxContains or constrained items run out")
+                return fail("arrays with maxItems, maxContains, uniqueItems or constrained items run out")
             }
             supply.endless = true
         }
@@ -150,15 +153,20 @@ extension SchemaLowering {
         }
     }
 
-    /// Whether a rule marked `distinctStringItems` is reachable from `expr`.
-    func reachesDistinctArray(from expr: GrammarExpr) -> Bool {
+    /// Whether a rule marked `distinctStringItems` is reachable from `expr` (with
+    /// `allowingEndlessStrings`, other than arrays of distinct strings without listed values or language).
+    func reachesDistinctArray(from expr: GrammarExpr, allowingEndlessStrings: Bool = false) -> Bool {
         var seen = Set<Int>()
         var stack: [GrammarExpr] = [expr]
         while let e = stack.popLast() {
             switch e {
             case .rule(let r):
                 guard seen.insert(r.index).inserted else { continue }
-                if grammar.rules[r.index].distinctStringItems { return true }
+                let rule = grammar.rules[r.index]
+                if rule.distinctStringItems {
+                    let endless = !rule.distinctByValue && rule.distinctValues == nil && rule.distinctLanguage == nil
+                    if !(allowingEndlessStrings && endless) { return true }
+                }
                 stack.append(grammar.rules[r.index].body)
             case .sequence(let parts), .choice(let parts): stack.append(contentsOf: parts)
             case .repeat(let inner, _, _): stack.append(inner)

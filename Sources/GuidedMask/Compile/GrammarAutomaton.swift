@@ -86,6 +86,7 @@ final class GrammarAutomaton: @unchecked Sendable {
         distinctByValue = nfa.ruleDistinctByValue
         distinctZeroIsDecided = nfa.ruleDistinctZero
         hasDistinctValueItems = nfa.ruleDistinctByValue.contains(true)
+        hasNestedDistinct = hasDistinctValueItems && nfa.ruleDistinctItems.indices.contains { nfa.ruleDistinctItems[$0] && !nfa.ruleDistinctByValue[$0] }
         follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
@@ -158,6 +159,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     let distinctZeroIsDecided: [Bool]
     /// Whether some kept rule has `distinctByValue`.
     let hasDistinctValueItems: Bool
+    /// Whether arrays of distinct strings may open inside the items of an array of values (both kinds exist).
+    let hasNestedDistinct: Bool
 
     /// Where `state` stands toward the arrays of distinct strings (`DistinctItems.outside`, `.entry`, or
     /// `DistinctItems.inside(rule)` with the kept rule's index).

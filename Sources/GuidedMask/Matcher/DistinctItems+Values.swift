@@ -5,7 +5,8 @@
 /// closes an object or array, the first byte of `true`, `false` or `null`, the `0` of an integer where
 /// numbers are integers (`Position.zeroIsDecided`: `0` and `-0` have no other completion), the `e` or
 /// `E` after a zero (every exponent leaves it zero), and for other numbers the byte after them (`,`, `]`
-/// or whitespace). The lowering admits such arrays only where
+/// or whitespace). An array of distinct strings inside an item (`Position.inner`, opened by the matcher
+/// where a parse enters one) has its strings recorded the same way, in a chain of its own. The lowering admits such arrays only where
 /// every prefix of an item has infinitely many completions of distinct values
 /// (`SchemaLowering.distinctValueArray`), so refusing that byte leaves the parse something else to write:
 /// another byte of the string, member or number, or another item.
@@ -22,6 +23,7 @@ extension DistinctItems {
     /// `read` for an array of values: true when `b` completes an item equal to an earlier one (the item
     /// is recorded all the same).
     mutating func readValue(_ b: UInt8, _ p: inout Position) -> Bool {
+        repeatIsInner = false
         if p.inString {
             bytes.append(b)
             if p.escaped {
@@ -31,15 +33,20 @@ extension DistinctItems {
             } else if b == Self.quote {
                 p.inString = false
                 if p.depth == 0 { return complete(&p) }
+                if p.inner && p.depth == p.innerDepth { return completeInner(&p) }
             }
             return false
         }
         if p.depth > 0 {
             bytes.append(b)
             switch b {
-            case Self.quote: p.inString = true; p.escaped = false
+            case Self.quote:
+                p.inString = true
+                p.escaped = false
+                if p.inner && p.depth == p.innerDepth { p.innerItemStart = Int32(bytes.count - 1) }
             case Self.openBrace, Self.open: p.depth += 1
             case Self.closeBrace, Self.close:
+                if p.inner && p.depth == p.innerDepth { p.inner = false }
                 p.depth -= 1
                 if p.depth == 0 { return complete(&p) }
             default: break
@@ -98,6 +105,14 @@ extension DistinctItems {
         return false
     }
 
+    /// Records the string `bytes[innerItemStart...]` as an item of the inner array, by its canonical form.
+    private mutating func completeInner(_ p: inout Position) -> Bool {
+        let repeated = record(from: Int(p.innerItemStart), after: &p.innerLastItem)
+        p.innerCount += 1
+        repeatIsInner = repeated
+        return repeated
+    }
+
     /// Whether the number text from `start` to the end of `bytes` spells zero (only `-`, `0` and `.`).
     private func zeroMantissa(from start: Int) -> Bool {
         var k = start
@@ -112,15 +127,23 @@ extension DistinctItems {
     /// Records the item `bytes[itemStart...]` by its canonical form (appended after its text, which a
     /// checkpoint inside the item may still need) and says whether an earlier item of the array has it.
     private mutating func complete(_ p: inout Position) -> Bool {
+        p.inner = false
+        let repeated = record(from: Int(p.itemStart), after: &p.lastItem)
+        p.count += 1
+        return repeated
+    }
+
+    /// Appends the canonical form of `bytes[from...]` and an item for it chained after `last` (which then
+    /// names it); whether an item of that chain has the same form.
+    private mutating func record(from: Int, after last: inout Int32) -> Bool {
         let start = bytes.count
-        canonical.form(bytes, Int(p.itemStart), start)
+        canonical.form(bytes, from, start)
         bytes.append(contentsOf: canonical.scratch)
         var hash = Self.seed
         for k in start..<bytes.count { hash = Self.mix(hash, bytes[k]) }
-        let repeated = find(start, bytes.count, hash: hash, from: p.lastItem)
-        items.append(Item(start: Int32(start), end: Int32(bytes.count), previous: p.lastItem, hash: hash))
-        p.lastItem = Int32(items.count - 1)
-        p.count += 1
+        let repeated = find(start, bytes.count, hash: hash, from: last)
+        items.append(Item(start: Int32(start), end: Int32(bytes.count), previous: last, hash: hash))
+        last = Int32(items.count - 1)
         return repeated
     }
 }

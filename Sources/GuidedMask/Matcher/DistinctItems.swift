@@ -60,6 +60,22 @@ struct DistinctItems: Sendable {
         var decided = false
         /// With `byValue`: where the current item's text begins in `bytes`.
         var itemStart: Int32 = 0
+        /// With `byValue`: an array of distinct strings open inside the current item (`inner`: its
+        /// strings sit at nesting `innerDepth`), with its own items (`innerLastItem`, `innerCount`) and
+        /// the current string's start.
+        var inner = false
+        var innerDepth: Int32 = 0
+        var innerLastItem: Int32 = -1
+        var innerCount: Int32 = 0
+        var innerItemStart: Int32 = 0
+
+        /// An array of distinct strings opens inside the current item, right after its `[`.
+        mutating func openInner() {
+            inner = true
+            innerDepth = depth
+            innerLastItem = -1
+            innerCount = 0
+        }
 
         /// Right after the `[` of an array: open, no item yet.
         mutating func openArray(byValue: Bool = false, zeroIsDecided: Bool = false) {
@@ -73,6 +89,7 @@ struct DistinctItems: Sendable {
             depth = 0
             inScalar = false
             decided = false
+            inner = false
         }
     }
 
@@ -91,6 +108,9 @@ struct DistinctItems: Sendable {
     static let filterWords = 64
     /// Scratch space of `readValue`'s canonical forms (reused: nothing allocated per item once grown).
     var canonical = CanonicalJSON()
+    /// Set by `readValue` when it reports a repeat: the repeat is an item of the inner array
+    /// (`Position.inner`), so only the parses inside that array stop.
+    var repeatIsInner = false
 
     static let seed: UInt64 = 0xcbf2_9ce4_8422_2325
     /// FNV-1a, one byte.

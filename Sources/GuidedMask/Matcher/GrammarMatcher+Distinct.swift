@@ -45,11 +45,26 @@ extension GrammarMatcher {
     /// returns their range: the parses that may read a quote closing a repeated item.
     mutating func dropInsideDistinct(_ lo: Int, _ hi: Int) -> (lo: Int, hi: Int) {
         let start = engine.items.count
+        // A repeat in an array of strings inside an item of an array of values stops only the parses
+        // whose innermost such array is of strings (the others read no array there).
+        let innerOnly = distinct.repeatIsInner
         for j in lo..<hi {
             let x = engine.items[j]
-            if !insideDistinct(x) { engine.items.append(x) }
+            let k = insideRule(x)
+            if k < 0 || (innerOnly && compiled.automaton.distinctByValue[k]) { engine.items.append(x) }
         }
         return (start, engine.items.count)
+    }
+
+    /// Whether some stack of `items[lo ..< hi]` is inside an array of distinct strings as its innermost one.
+    private mutating func anyInsideStrings(_ lo: Int, _ hi: Int) -> Bool {
+        var j = lo
+        while j < hi {
+            let k = insideRule(engine.items[j])
+            if k >= 0 && !compiled.automaton.distinctByValue[k] { return true }
+            j += 1
+        }
+        return false
     }
 
     /// Appends the stacks of `items[lo ..< hi]` other than those inside an array of a language with an
@@ -82,8 +97,11 @@ extension GrammarMatcher {
                 p.inString = false
                 p.escaped = false
             } else if b == DistinctItems.open && !p.inString && !p.byValue {
-                // (In an array of values a `[` begins an item or nests in one: `readValue` counted it.)
                 openArray(&p, lo, hi)
+            } else if b == DistinctItems.open && !p.inString && !p.inner && p.depth > 0 && anyInsideStrings(lo, hi) {
+                // In an array of values a `[` begins an item or nests in one (`readValue` counted it);
+                // where a parse enters an array of distinct strings there, its strings are tracked too.
+                p.openInner()
             }
         } else if b == DistinctItems.open && anyInsideDistinct(lo, hi) {
             openArray(&p, lo, hi)
@@ -142,10 +160,20 @@ extension GrammarMatcher {
             // array's level, between items or in a number or literal, the mask is read whole (it holds
             // value starts, digits and separators). Outside any array, a token opening one holds `[`.
             if p.active && p.byValue {
-                if p.inString && p.depth == 0 {
+                if p.inner {
+                    // An array of strings inside the item: its quotes and the item's closers.
+                    if p.inString {
+                        try refuseFailing(q.oneQuote, from: p, lists: [], mask)
+                        try refuseFailing(q.closerTokens, from: p, lists: [], mask)
+                    } else {
+                        try refuseFailing(allowedIn: mask, from: p, lists: [])
+                    }
+                } else if p.inString && p.depth == 0 {
                     try refuseFailing(q.oneQuote, from: p, lists: [], mask)
                 } else if p.depth > 0 {
                     try refuseFailing(q.closerTokens, from: p, lists: [], mask)
+                    // (A token may also open an array of distinct strings in the item and repeat in it.)
+                    if compiled.automaton.hasNestedDistinct { try refuseFailing(q.openTokens, from: p, lists: [], mask) }
                 } else {
                     try refuseFailing(allowedIn: mask, from: p, lists: [])
                 }
@@ -343,6 +371,8 @@ extension GrammarMatcher {
                 let closes = !s.inString && s.depth == 0 && b == DistinctItems.close
                 if distinct.read(b, &s) { failed = true; break }
                 if closes { s.active = false }
+                // Any `[` inside an item may open an array of distinct strings (the accept decides).
+                if b == DistinctItems.open && !s.inString && !s.inner && s.depth > 0 && compiled.automaton.hasNestedDistinct { s.openInner() }
             } else if s.active {
                 if distinct.read(b, &s) { failed = true; break }
                 let event = DistinctItems.event(after: b, s)
