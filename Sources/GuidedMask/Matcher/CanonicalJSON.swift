@@ -84,14 +84,19 @@ struct CanonicalJSON: Sendable {
             value(text, &i, end)
             members.append(Member(keyStart: Int32(keyStart), keyEnd: Int32(keyEnd), end: Int32(scratch.count)))
         }
-        // Sorted by key form; among equal keys the last written comes last and is the one kept.
-        let count = members.count - memberBase
-        if count > 1 {
-            let text = scratch
-            members[memberBase...].sort { a, b in
-                let c = Self.compare(text, Int(a.keyStart), Int(a.keyEnd), Int(b.keyStart), Int(b.keyEnd))
-                return c != 0 ? c < 0 : a.keyStart < b.keyStart
+        // Sorted by key form, stably, so among equal keys the last written comes last and is the one
+        // kept. An insertion sort: objects are small, and the standard sort takes a buffer per call.
+        var i = memberBase + 1
+        while i < members.count {
+            let m = members[i]
+            var j = i
+            while j > memberBase,
+                  Self.compare(scratch, Int(members[j - 1].keyStart), Int(members[j - 1].keyEnd), Int(m.keyStart), Int(m.keyEnd)) > 0 {
+                members[j] = members[j - 1]
+                j -= 1
             }
+            members[j] = m
+            i += 1
         }
         let formed = scratch.count
         scratch.append(UInt8(ascii: "{"))
