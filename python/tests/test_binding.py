@@ -191,3 +191,31 @@ def test_distinct_string_items_through_the_c_abi():
         one = np.zeros((1, 1), dtype=np.int32)
         gd.fill_next_token_bitmask(x, one)
         assert batch[i].tolist() == one[0].tolist()
+
+
+def test_distinct_values_through_the_c_abi():
+    """uniqueItems over any values (docs/json-schema.md, "Distinct values"): an object equal to an
+    earlier one in another member order is refused at its closing brace, a number equal by value at the
+    separator after it, through the masks and the accepts of the C ABI."""
+    tokens = [b"[", b"]", b",", b"{", b"}", b'"a"', b'"b"', b":", b"1", b".", b"0", b"2", b"</s>"]
+    lb, rb, comma, lc, rc, ka, kb, colon, one, dot, zero, two, eos = range(13)
+    vocab = gd.Vocabulary.from_tokens(tokens, eos_ids=[eos], vocab_size=32)
+    grammar = gd.Compiler(vocab).compile_json_schema({"type": "array", "uniqueItems": True}, whitespace="compact")
+    m = gd.Matcher(grammar)
+    first = [lb, lc, ka, colon, one, comma, kb, colon, two, rc, comma]      # [{"a":1,"b":2},
+    assert m.accept_tokens(first) == len(first)
+    assert m.accept_tokens([lc, kb, colon, two, comma, ka, colon, one]) == 8  # {"b":2,"a":1
+    bm = gd.allocate_token_bitmask(1, 32, library="numpy")
+    gd.fill_next_token_bitmask(m, bm)
+    allowed = {t for t in range(13) if int(bm[0, 0]) >> t & 1}
+    # The same object: no closing brace; 1 may go on (10, 1.5) or another member follow.
+    assert allowed == {comma, one, dot, zero, two}
+    assert not m.accept_token(rc)
+    assert m.accept_tokens([zero, rc, comma, one, dot, zero]) == 6         # {"b":2,"a":10}, 1.0
+    gd.fill_next_token_bitmask(m, bm)
+    allowed = {t for t in range(13) if int(bm[0, 0]) >> t & 1}
+    assert comma in allowed and rb in allowed                                # 1.0 is new
+    assert m.accept_tokens([comma, one, dot, zero]) == 4                     # 1.0 again, unfinished
+    gd.fill_next_token_bitmask(m, bm)
+    allowed = {t for t in range(13) if int(bm[0, 0]) >> t & 1}
+    assert allowed == {one, zero, two}                                       # 1.00 stays 1.0; 1.01 does not
