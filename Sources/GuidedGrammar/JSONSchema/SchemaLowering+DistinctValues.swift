@@ -6,7 +6,7 @@ import GuidedSchema
 ///
 /// Refusing that byte must never leave a parse with nothing to write (the mask never leads where no
 /// valid completion exists), so the items must never run out: after any prefix of an item there must be
-/// infinitely many distinct values to complete it with. `itemsNeverRunOut` proves it from the schema,
+/// infinitely many distinct values to complete it with. `supplyOf` proves it from the schema,
 /// one alternative at a time (a prefix of the union is a prefix of some alternative, whose completions
 /// suffice):
 /// - strings whose content language continues from every prefix (`{"type":"string"}`, `minLength`,
@@ -22,8 +22,10 @@ import GuidedSchema
 /// Anything else (closed objects, bounded numbers, finite string languages beside other types, an
 /// array of distinct values inside another's items) is refused, naming `uniqueItems` and why.
 extension SchemaLowering {
-    /// What the items of an array may be, for `itemsNeverRunOut`.
+    /// What the items of an array may be, for `supplyOf`.
     struct ItemSupply {
+        /// Some alternative admits a value at all.
+        var admitsSome = false
         /// Some alternative never runs out (a first byte always has a choice left).
         var endless = false
         /// Every alternative either never runs out or is decided at its first byte; nil when so, else why not.
@@ -40,9 +42,11 @@ extension SchemaLowering {
         var supply = ItemSupply()
         try supplyOf(SchemaLowering.normalize(conjuncts), into: &supply, depth: 0, pointer: pointer)
         if let why = supply.failure { throw refuse(why) }
-        guard supply.endless else { throw refuse("these items are only true, false or null") }
         var plain = f
         plain.uniqueItems = nil
+        // No item at all: `[]` is the only array, and it is distinct.
+        guard supply.admitsSome else { return try lowerArray(plain) }
+        guard supply.endless else { throw refuse("these items are only true, false or null") }
         let body = try lowerArray(plain)
         let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
         grammar.define(r, as: body)
@@ -77,6 +81,7 @@ extension SchemaLowering {
     /// One alternative without groups, by its types.
     private mutating func leafSupply(_ f: SchemaFacts, _ key: [Conjunct], into supply: inout ItemSupply, pointer: String) {
         func fail(_ why: String) { supply.failure = why }
+        supply.admitsSome = true
         if !f.negated.isEmpty { return fail("an item's negation is not exact") }
         if let listed = f.enumValues {
             // Listed true/false/null are decided at their first byte; other listed values run out.

@@ -123,6 +123,7 @@ struct DistinctItems: Sendable {
     /// item of the array (the item is recorded all the same: the parses outside the array may go on).
     mutating func read(_ b: UInt8, _ p: inout Position) -> Bool {
         if p.byValue { return readValue(b, &p) }
+        repeatIsInner = false
         guard p.inString else {
             if b == Self.quote {
                 p.inString = true
