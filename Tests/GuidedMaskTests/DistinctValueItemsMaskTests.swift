@@ -114,25 +114,9 @@ import GuidedTokenizers
         let compiled = try MaskTestSupport.compiled(grammar, MaskTestSupport.vocabulary(Self.tokens))
         let judge = try Judge(schema)
         let repeats = try Judge(schema.replacingOccurrences(of: #""uniqueItems":true"#, with: #""uniqueItems":false"#))
-        let eos = Self.tokens.count
-        var refused = 0, checked = 0
-        for document in documents {
-            #expect(judge.valid(document), "\(document) should be a valid instance")
-            let bytes = Array(document.utf8)
-            var m = GrammarMatcher(compiled)
-            for p in 0...bytes.count {
-                if p > 0 { try m.accept(bytes: [bytes[p - 1]]) }
-                let prefix = String(decoding: bytes[0..<p], as: UTF8.self)
-                let allowed = Set(try MaskTestSupport.allowed(&m))
-                for (t, token) in Self.tokens.enumerated() where !without.contains(token) {
-                    let expected = judge.viable(prefix + token)
-                    #expect(allowed.contains(t) == expected, "\(schema) after \(prefix): token \(token) should be \(expected ? "allowed" : "refused")")
-                    if !expected && repeats.viable(prefix + token) { refused += 1 }
-                    checked += 1
-                }
-                #expect(allowed.contains(eos) == judge.valid(prefix), "\(schema): end after \(prefix)")
-            }
-        }
+        let (checked, refused) = try MaskTestSupport.compareWithJudge(compiled, tokens: Self.tokens, documents: documents, skipping: without,
+                                                                      viable: judge.viable, valid: judge.valid,
+                                                                      repeatsViable: repeats.viable, label: schema)
         #expect(checked > 100 && refused >= 3, "\(refused) refused repeats in \(checked) checks")
     }
 

@@ -1,3 +1,4 @@
+import Testing
 import GuidedGrammar
 import GuidedMask
 import GuidedTokenizers
@@ -24,6 +25,34 @@ enum MaskTestSupport {
         var mask: [UInt32] = []
         try m.fillNextTokenMask(into: &mask)
         return ids(in: mask)
+    }
+
+    /// Masks at every position of `documents` against a judge of texts (the distinct-items suites): each
+    /// token of `tokens` (the vocabulary's order; those in `skipping` left out) is allowed exactly when
+    /// `viable(prefix + token)`, the end exactly when `valid(prefix)`. Returns how many tokens were
+    /// checked and how many refused ones `repeatsViable` (the schema with repeats allowed) would take.
+    static func compareWithJudge(_ compiled: CompiledGrammar, tokens: [String], documents: [String], skipping: [String] = [],
+                                 viable: (String) -> Bool, valid: (String) -> Bool, repeatsViable: (String) -> Bool,
+                                 label: String) throws -> (checked: Int, refused: Int) {
+        var refused = 0, checked = 0
+        for document in documents {
+            #expect(valid(document), "\(document) should be a valid instance")
+            let bytes = Array(document.utf8)
+            var m = GrammarMatcher(compiled)
+            for p in 0...bytes.count {
+                if p > 0 { try m.accept(bytes: [bytes[p - 1]]) }
+                let prefix = String(decoding: bytes[0..<p], as: UTF8.self)
+                let allowed = Set(try Self.allowed(&m))
+                for (t, token) in tokens.enumerated() where !skipping.contains(token) {
+                    let expected = viable(prefix + token)
+                    #expect(allowed.contains(t) == expected, "\(label) after \(prefix): token \(token) should be \(expected ? "allowed" : "refused")")
+                    if !expected && repeatsViable(prefix + token) { refused += 1 }
+                    checked += 1
+                }
+                #expect(allowed.contains(tokens.count) == valid(prefix), "\(label): end after \(prefix)")
+            }
+        }
+        return (checked, refused)
     }
 
     /// Whether the matcher takes all of `text` and can stop there.
