@@ -27,6 +27,9 @@ final class QuoteTokens: Sendable {
     /// only these can complete it. Tokens holding `[`: outside any array, only these can open one.
     let closerTokens: [UInt32]
     let openTokens: [UInt32]
+    /// Tokens holding a quote and a `}` or `]`: in a string inside such an item, only these can leave the
+    /// string and complete the item.
+    let quoteCloserTokens: [UInt32]
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -35,6 +38,7 @@ final class QuoteTokens: Sendable {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), open = UInt8(ascii: "[")
         let bytes = vocabulary.tokenBytes, offsets = vocabulary.tokenOffsets
         var withBracket: [UInt32] = [], withComma: [UInt32] = [], withCloser: [UInt32] = [], withOpen: [UInt32] = []
+        var withQuoteCloser: [UInt32] = []
         func commaIn(_ lo: Int, _ hi: Int) -> Bool { (lo..<hi).contains { bytes[$0] == UInt8(ascii: ",") } }
         for t in 0..<v.tokenCount {
             let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
@@ -45,6 +49,7 @@ final class QuoteTokens: Sendable {
             }
             if (hasCloser || hasBracket) && !v.isSpecial(t) {
                 if hasCloser { withCloser.append(UInt32(t)) }
+                if hasCloser && quotes > 0 { withQuoteCloser.append(UInt32(t)) }
                 if hasBracket { withOpen.append(UInt32(t)) }
             }
             // (Special tokens are looked up only here: a set lookup per token was most of the pass.)
@@ -85,6 +90,7 @@ final class QuoteTokens: Sendable {
         commaTokens = withComma
         closerTokens = withCloser
         openTokens = withOpen
+        quoteCloserTokens = withQuoteCloser
     }
 
     /// The longest `Closing.length`: no token closes a string with more text before its quote.
@@ -106,7 +112,7 @@ final class QuoteTokens: Sendable {
 
     var byteCount: Int {
         let lists = [closingTable.count, oneQuote.count, twoQuotes.count, threeQuotes.count, bracketFourQuotes.count,
-                     bracketTokens.count, commaTokens.count, closerTokens.count, openTokens.count]
+                     bracketTokens.count, commaTokens.count, closerTokens.count, openTokens.count, quoteCloserTokens.count]
         return closing.count * MemoryLayout<Closing>.stride + 4 * lists.reduce(0, +)
     }
 }

@@ -155,25 +155,31 @@ extension GrammarMatcher {
         if p.active { distinct.filter(from: p.lastItem) }
         if compiled.automaton.hasDistinctValueItems {
             // Arrays of values: only a token that completes an item can repeat one (`readValue` says
-            // where items complete). In a string, such tokens hold a quote (its own string) or a `}` or
-            // `]` (an enclosing object or array); inside an object or array, a `}` or `]`; at the
+            // where items complete). In a string, such tokens hold a quote (its own string) or a quote
+            // and a `}` or `]` (an enclosing object or array); inside an object or array, a `}` or `]`; at the
             // array's level, between items or in a number or literal, the mask is read whole (it holds
             // value starts, digits and separators). Outside any array, a token opening one holds `[`.
             if p.active && p.byValue {
                 if p.inner {
-                    // An array of strings inside the item: its quotes and the item's closers.
+                    // An array of strings inside the item: in one of its strings, a token must leave it.
                     if p.inString {
                         try refuseFailing(q.oneQuote, from: p, lists: [], mask)
-                        try refuseFailing(q.closerTokens, from: p, lists: [], mask)
                     } else {
                         try refuseFailing(allowedIn: mask, from: p, lists: [])
                     }
                 } else if p.inString && p.depth == 0 {
                     try refuseFailing(q.oneQuote, from: p, lists: [], mask)
                 } else if p.depth > 0 {
-                    try refuseFailing(q.closerTokens, from: p, lists: [], mask)
-                    // (A token may also open an array of distinct strings in the item and repeat in it.)
-                    if compiled.automaton.hasNestedDistinct { try refuseFailing(q.openTokens, from: p, lists: [], mask) }
+                    // (In a string, a token must also leave it: most of the vocabulary is allowed there.
+                    // A token may also open an array of distinct strings in the item and repeat in it.)
+                    let nested = compiled.automaton.hasNestedDistinct
+                    if p.inString {
+                        try refuseFailing(q.quoteCloserTokens, from: p, lists: [], mask)
+                        if nested { try refuseFailing(q.bracketTokens, from: p, lists: [], mask) }
+                    } else {
+                        try refuseFailing(q.closerTokens, from: p, lists: [], mask)
+                        if nested { try refuseFailing(q.openTokens, from: p, lists: [], mask) }
+                    }
                 } else {
                     try refuseFailing(allowedIn: mask, from: p, lists: [])
                 }
