@@ -6,8 +6,8 @@
 /// numbers are integers (`Position.zeroIsDecided`: `0` and `-0` have no other completion), the `e` or
 /// `E` after a zero (every exponent leaves it zero), and for other numbers the byte after them (`,`, `]`
 /// or whitespace). An array of distinct strings inside an item (`Position.inner`, opened by the matcher
-/// where a parse enters one) has its strings recorded the same way, in a chain of its own. The lowering admits such arrays only where
-/// every prefix of an item has infinitely many completions of distinct values
+/// where a parse enters one) has its strings recorded the same way, in a chain of its own. The lowering
+/// admits such arrays only where every prefix of an item has infinitely many completions of distinct values
 /// (`SchemaLowering.distinctValueArray`), so refusing that byte leaves the parse something else to write:
 /// another byte of the string, member or number, or another item.
 extension DistinctItems {
@@ -26,12 +26,7 @@ extension DistinctItems {
         repeatIsInner = false
         if p.inString {
             bytes.append(b)
-            if p.escaped {
-                p.escaped = false
-            } else if b == Self.backslash {
-                p.escaped = true
-            } else if b == Self.quote {
-                p.inString = false
+            if Self.closesString(b, &p) {
                 if p.depth == 0 { return complete(&p) }
                 if p.inner && p.depth == p.innerDepth { return completeInner(&p) }
             }
@@ -108,7 +103,6 @@ extension DistinctItems {
     /// Records the string `bytes[innerItemStart...]` as an item of the inner array, by its canonical form.
     private mutating func completeInner(_ p: inout Position) -> Bool {
         let repeated = record(from: Int(p.innerItemStart), after: &p.innerLastItem)
-        p.innerCount += 1
         repeatIsInner = repeated
         return repeated
     }

@@ -61,12 +61,11 @@ struct DistinctItems: Sendable {
         /// With `byValue`: where the current item's text begins in `bytes`.
         var itemStart: Int32 = 0
         /// With `byValue`: an array of distinct strings open inside the current item (`inner`: its
-        /// strings sit at nesting `innerDepth`), with its own items (`innerLastItem`, `innerCount`) and
-        /// the current string's start.
+        /// strings sit at nesting `innerDepth`), with its own chain of items (`innerLastItem`) and the
+        /// current string's start.
         var inner = false
         var innerDepth: Int32 = 0
         var innerLastItem: Int32 = -1
-        var innerCount: Int32 = 0
         var innerItemStart: Int32 = 0
 
         /// An array of distinct strings opens inside the current item, right after its `[`.
@@ -74,7 +73,6 @@ struct DistinctItems: Sendable {
             inner = true
             innerDepth = depth
             innerLastItem = -1
-            innerCount = 0
         }
 
         /// Right after the `[` of an array: open, no item yet.
@@ -133,12 +131,7 @@ struct DistinctItems: Sendable {
             }
             return false
         }
-        if p.escaped {
-            p.escaped = false
-        } else if b == Self.backslash {
-            p.escaped = true
-        } else if b == Self.quote {
-            p.inString = false
+        if Self.closesString(b, &p) {
             let start = Int(p.stringStart), end = bytes.count
             let repeated = find(start, end, hash: p.hash, from: p.lastItem)
             items.append(Item(start: p.stringStart, end: Int32(end), previous: p.lastItem, hash: p.hash))
@@ -149,6 +142,16 @@ struct DistinctItems: Sendable {
         bytes.append(b)
         p.hash = Self.mix(p.hash, b)
         return false
+    }
+
+    /// In a string: whether `b` is the quote that ends it (`p` then leaves the string); escapes tracked.
+    @inline(__always)
+    static func closesString(_ b: UInt8, _ p: inout Position) -> Bool {
+        if p.escaped { p.escaped = false; return false }
+        if b == backslash { p.escaped = true; return false }
+        guard b == quote else { return false }
+        p.inString = false
+        return true
     }
 
     /// Whether the items from `last` back hold the text `bytes[start ..< end]`.
