@@ -52,7 +52,7 @@ final class MatcherObject: @unchecked Sendable {
         case .rollbackTooFar: return CallError(.rollback, e.description)
         case .maskBufferTooSmall: return CallError(.bufferTooSmall, e.description)
         case .alreadyTerminated: return CallError(.rejected, e.description)
-        case .tooManyStacks, .automatonTooLarge, .failed: return CallError(.matcher, e.description)
+        case .tooManyStacks, .automatonTooLarge, .tooManyCountedStrings, .failed: return CallError(.matcher, e.description)
         }
     }
 

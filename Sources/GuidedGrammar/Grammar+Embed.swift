@@ -9,6 +9,7 @@ extension Grammar {
             define(id, as: rule.body.shiftingRules(by: base))
             if rule.shared { markShared(id) }
             if rule.hasMemberGuard || rule.distinctStringItems { setMemberGuard(id, like: rule) }
+            if let c = rule.countedLength { markCountedLength(id, c) }
         }
         for t in other.excludedTokens where !excludedTokens.contains(t) { excludedTokens.append(t) }
         return RuleID(base + other.start.index)

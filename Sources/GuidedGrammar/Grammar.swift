@@ -138,6 +138,12 @@ public struct GrammarRule: Hashable, Sendable {
     public var distinctLanguage: ByteDFA? = nil
     /// For `distinctStringItems` with `distinctValues` or `distinctLanguage`: the array's `minItems`.
     public var distinctMinimum: Int = 0
+    /// A string whose length in code points is bounded beside its content language
+    /// (`CountedLength`): the rule reads the opening quote, content the automaton accepts, and the
+    /// closing quote; the rules its content calls carry the same value. The token matcher counts the
+    /// code points and refuses what would leave no completion within the bounds. Always kept as a
+    /// rule of its own.
+    public var countedLength: CountedLength? = nil
     public init(name: String, body: GrammarExpr, shared: Bool = false) { self.name = name; self.body = body; self.shared = shared }
 
     /// Whether the rule carries any member-set attribute.
@@ -336,6 +342,11 @@ public struct Grammar: Hashable, Sendable {
         rules[id.index].distinctStringItems = true
         rules[id.index].distinctByValue = true
         rules[id.index].distinctZeroIsDecided = zeroIsDecided
+    }
+
+    /// Marks rule `id` as (part of) a string with a counted length (see `GrammarRule.countedLength`).
+    public mutating func markCountedLength(_ id: RuleID, _ counted: CountedLength) {
+        rules[id.index].countedLength = counted
     }
 
     public var startRule: GrammarRule { rules[start.index] }

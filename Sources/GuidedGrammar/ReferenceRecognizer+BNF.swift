@@ -18,6 +18,8 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
     /// The grammar has an array of distinct strings (`GrammarRule.distinctStringItems`): the token
     /// matcher refuses repeated items; this recognizer would accept them.
     case distinctStringItems(rule: String)
+    /// The grammar has a string whose length the token matcher counts (`GrammarRule.countedLength`).
+    case countedLength(rule: String)
     /// A `.token(.text)` not resolved to an id (`Grammar.resolvingTokens`): the recognizer has no vocabulary.
     case unresolvedToken(String)
     /// A `.tokenBudget`: the budget counts tokens, which a byte recognizer does not see (the mask tests
@@ -39,6 +41,8 @@ public enum ReferenceRecognizerError: Error, Sendable, Equatable, CustomStringCo
         case .memberSets(let rule): return "rule '\(rule)' tracks member sets, which the reference recognizer cannot enforce"
         case .distinctStringItems(let rule):
             return "rule '\(rule)' is an array of distinct strings, which the reference recognizer cannot enforce"
+        case .countedLength(let rule):
+            return "rule '\(rule)' is a string whose length the token matcher counts, which the reference recognizer cannot enforce"
         case .unresolvedToken(let text): return "the token '\(text)' is not resolved to an id"
         case .tokenBudget: return "a token budget counts tokens, which the reference recognizer does not see"
         case .workLimitExceeded(let limit): return "the question took more than \(limit) Earley items"
@@ -103,6 +107,9 @@ struct ReferenceBNFBuilder {
         }
         if let r = grammar.rules.first(where: \.distinctStringItems) {
             throw .distinctStringItems(rule: r.name)
+        }
+        if let r = grammar.rules.first(where: { $0.countedLength != nil }) {
+            throw .countedLength(rule: r.name)
         }
         var b = ReferenceBNFBuilder(grammar: grammar)
         b.relaxLargeUpperBounds = relaxLargeUpperBounds

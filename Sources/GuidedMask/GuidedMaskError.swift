@@ -59,6 +59,9 @@ public enum MatcherError: Error, Equatable, CustomStringConvertible {
     /// `MaskLimits.maxAutomatonStates` (or call edges than `maxCallEdges`): states are built as they are
     /// reached, and this grammar needs too many.
     case automatonTooLarge(limit: Int)
+    /// One opening quote entered more than `limit` strings of distinct counted lengths at once (an
+    /// `anyOf` of that many `pattern` + `maxLength` strings): their lengths are not tracked past it.
+    case tooManyCountedStrings(limit: Int)
     /// The caller's mask buffer has fewer than `(vocabulary.size + 31) / 32` words.
     case maskBufferTooSmall(words: Int, needed: Int)
     /// The matcher already ended (EOS accepted); only `rollback` or `reset` apply.
@@ -74,6 +77,7 @@ public enum MatcherError: Error, Equatable, CustomStringConvertible {
         case .bytesRejected(let o, let p): return "matcher: byte \(o) of the input is not allowed (at byte \(p))"
         case .tooManyStacks(let l): return "matcher: more than \(l) parse stacks (grammar too ambiguous)"
         case .automatonTooLarge(let l): return "matcher: the grammar's automaton needs more than \(l) states (or more call edges than MaskLimits.maxCallEdges)"
+        case .tooManyCountedStrings(let l): return "matcher: a string may be read under more than \(l) counted lengths at once"
         case .maskBufferTooSmall(let w, let n): return "matcher: mask buffer has \(w) words, needs \(n)"
         case .alreadyTerminated: return "matcher: already terminated"
         case .rollbackTooFar(let r, let a): return "matcher: cannot roll back \(r) tokens, only \(a) accepted"

@@ -30,6 +30,9 @@ final class QuoteTokens: Sendable {
     /// Tokens holding a quote and a `}` or `]`: in a string inside such an item, only these can leave the
     /// string and complete the item.
     let quoteCloserTokens: [UInt32]
+    /// The most bytes any token holds: no token adds more code points than this to a string of counted
+    /// length (`CountedStrings`).
+    let longestToken: Int
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -40,8 +43,10 @@ final class QuoteTokens: Sendable {
         var withBracket: [UInt32] = [], withComma: [UInt32] = [], withCloser: [UInt32] = [], withOpen: [UInt32] = []
         var withQuoteCloser: [UInt32] = []
         func commaIn(_ lo: Int, _ hi: Int) -> Bool { (lo..<hi).contains { bytes[$0] == UInt8(ascii: ",") } }
+        var longest = 0
         for t in 0..<v.tokenCount {
             let lo = Int(offsets[t]), hi = Int(offsets[t + 1])
+            longest = max(longest, hi - lo)
             var quotes = 0, hasBracket = false, hasCloser = false
             for k in lo..<hi {
                 if bytes[k] == quote { quotes += 1 } else if bytes[k] == open { hasBracket = true }
@@ -85,6 +90,7 @@ final class QuoteTokens: Sendable {
             table[slot] = Int32(i)
         }
         closingTable = table
+        longestToken = longest
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
         bracketTokens = withBracket
         commaTokens = withComma

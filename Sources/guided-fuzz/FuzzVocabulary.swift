@@ -41,7 +41,7 @@ enum FuzzMatcherWalk {
     /// an ordinary outcome for an ambiguous grammar (its parse stacks pass `maxStacks`).
     static func isResourceLimit(_ error: MatcherError) -> Bool {
         switch error {
-        case .tooManyStacks, .automatonTooLarge: return true
+        case .tooManyStacks, .automatonTooLarge, .tooManyCountedStrings: return true
         case .failed(let inner): return isResourceLimit(inner)
         default: return false
         }

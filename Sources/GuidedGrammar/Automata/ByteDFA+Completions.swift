@@ -105,3 +105,39 @@ extension ByteDFA {
         return count
     }
 }
+
+extension ByteDFA {
+    /// The length in bytes of the longest accepted word, or nil where the language is infinite (a cycle
+    /// among the live states reachable from the start) or empty.
+    public var longestWordLength: Int? {
+        guard stateCount > 0 else { return nil }
+        let live = liveStates()
+        guard live[0] else { return nil }
+        // Longest path to acceptance over live states, by depth-first search; a state met on the path is
+        // a cycle.
+        var longest = [Int](repeating: -1, count: stateCount)
+        var onPath = [Bool](repeating: false, count: stateCount)
+        var stack: [(state: Int, next: Int)] = [(0, 0)]
+        onPath[0] = true
+        while let top = stack.last {
+            let s = top.state
+            if top.next < classCount {
+                stack[stack.count - 1].next += 1
+                let t = Int(table[s * classCount + top.next])
+                guard t >= 0, live[t] else { continue }
+                if onPath[t] { return nil }
+                if longest[t] < 0 { onPath[t] = true; stack.append((t, 0)) }
+                continue
+            }
+            var best = accepting[s] ? 0 : Int.min
+            for c in 0..<classCount {
+                let t = Int(table[s * classCount + c])
+                if t >= 0 && live[t] && longest[t] >= 0 { best = max(best, longest[t] + 1) }
+            }
+            longest[s] = max(best, 0)
+            onPath[s] = false
+            stack.removeLast()
+        }
+        return longest[0]
+    }
+}

@@ -64,6 +64,11 @@ extension Grammar {
             throw GrammarExportError(.distinctItems, rule: rule.name, "an array whose string items must be distinct (uniqueItems) "
                                      + "has no form in GBNF, Lark or EBNF (the matcher checks it)")
         }
+        if let rule = rules.first(where: { $0.countedLength != nil }) {
+            throw GrammarExportError(.countedLength, rule: rule.name, "a string whose length bound the matcher counts beside its "
+                                     + "pattern or format (\(rule.countedLength!.minimum)...\(rule.countedLength!.maximum) code points) "
+                                     + "has no form in GBNF, Lark or EBNF small enough to write")
+        }
         let (plain, rewritten) = try inDeclaredOrder()
         let text = try UTF8Lifting.lift(plain, maximumRules: options.maximumRules)
         try Self.checkTokens(text, format: format)

@@ -28,6 +28,9 @@ public struct GrammarExportError: Error, Sendable, Equatable, CustomStringConver
         /// An array of distinct strings (`GrammarRule.distinctStringItems`, JSON Schema's `uniqueItems`):
         /// the token matcher checks it; a context-free grammar cannot say it.
         case distinctItems
+        /// A string whose length is counted beside its content language (`GrammarRule.countedLength`):
+        /// written as a grammar it would be the product automaton the counter avoids.
+        case countedLength
     }
 
     public let kind: Kind

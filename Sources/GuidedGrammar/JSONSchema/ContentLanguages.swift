@@ -18,6 +18,7 @@ struct ContentLanguages {
     private var oneChar: ByteDFA? = nil
     private var partDFAs: [Source: ByteDFA] = [:]
     private var intersections: [IntersectionKey: GrammarExpr] = [:]
+    private var countedStrings: [IntersectionKey: GrammarExpr] = [:]
 
     /// What a content language is made of (the memo key of its automaton).
     enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }
@@ -138,4 +139,9 @@ struct ContentLanguages {
 
     /// Remembers the expression made for an intersection.
     mutating func remember(_ e: GrammarExpr, for key: IntersectionKey) { intersections[key] = e }
+
+    /// The string rule made earlier for content parts with a counted length (`CountedLength`), if any.
+    func counted(_ key: IntersectionKey) -> GrammarExpr? { countedStrings[key] }
+
+    mutating func rememberCounted(_ e: GrammarExpr, for key: IntersectionKey) { countedStrings[key] = e }
 }

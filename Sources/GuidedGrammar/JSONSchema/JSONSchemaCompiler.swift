@@ -214,6 +214,10 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// mask compiler keeps count 1). Objects met once it is spent keep declared order. The default
         /// keeps MaskBench's large schemas within the mask compiler's automaton limit.
         public var maxAnyOrderUnits: Int = 150_000
+        /// A `maxLength` beside a `pattern` or `format` is counted by the token matcher beside the content
+        /// automaton (`CountedLength`) where the product of the two passes the automaton limits, and from
+        /// this bound on even where it would not.
+        public var countedLengthsFrom: Int = .max
         public init() {}
     }
 

@@ -104,11 +104,55 @@ extension SchemaLowering {
             content = p.keyword == "format"
                 ? shared("format:" + formatName! + "\"") { _ in .seq([p.expr, .literal("\"")]) }
                 : .seq([p.expr, .literal("\"")])
+        } else if let mx = f.maxLength {
+            // A product of the content automaton with the length bound has about (content states) × (bound)
+            // states: past the automaton limit (or from `countedLengthsFrom` on) the length is counted instead.
+            let length = lengthPart(parts[0].pointer)
+            if let e = contents.counted(intersectionKey(parts + [length], f)) { return e }
+            if contents.intersection(intersectionKey(parts + [length], f)) == nil {
+                let plain = try contentIntersection(parts, f)
+                let product = plain.stateCount * (min(mx, plain.longestWordLength ?? mx) + 1)
+                if mx >= options.limits.countedLengthsFrom || product > automatonLimits.maxDFAStates {
+                    return try countedString(parts, f, length: length, content: plain)
+                }
+            }
+            do { content = try intersectContents(parts + [length], f) } catch where error.kind == .tooComplex {
+                do { return try countedString(parts, f, length: length, content: nil) } catch { }
+                throw error
+            }
         } else {
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
             content = try intersectContents(parts, f)
         }
         return .seq([.literal("\""), content])
+    }
+
+    /// A string of the content language of `parts` whose length `length` bounds, kept as a counter beside
+    /// the content automaton (`CountedLength`, `GrammarRule.countedLength`): one rule, quotes included,
+    /// shared by every location with the same parts and bounds.
+    mutating func countedString(_ parts: [ContentLanguages.Part], _ f: SchemaFacts, length: ContentLanguages.Part,
+                                content: ByteDFA?) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let key = intersectionKey(parts + [length], f)
+        if let e = contents.counted(key) { return e }
+        let dfa: ByteDFA
+        if let content { dfa = content } else { dfa = try contentIntersection(parts, f) }
+        if dfa.isEmpty { return .nothing }
+        let counted: CountedLength
+        do { counted = try CountedLength(content: dfa, minimum: f.minLength, maximum: f.maxLength!) } catch {
+            throw JSONSchemaCompileError(.tooComplex, keyword: length.keyword, pointer: length.pointer,
+                                         detail: "the length bound cannot be counted beside the content automaton (\(error))")
+        }
+        // The content's own rules (a large automaton becomes one rule per state) carry the mark too: the
+        // matcher finds the string by the rule of a stack's top frame.
+        let id = grammar.declareRule(name: "counted:" + length.pointer)
+        let firstContentRule = grammar.rules.count
+        let body = dfa.grammarExpr(into: &grammar, name: "counted", followedBy: .literal("\""))
+        grammar.define(id, as: .seq([.literal("\""), body]))
+        grammar.markCountedLength(id, counted)
+        for r in firstContentRule..<grammar.rules.count { grammar.markCountedLength(RuleID(r), counted) }
+        let e = GrammarExpr.rule(id)
+        contents.rememberCounted(e, for: key)
+        return e
     }
 
     /// The content language of `format: name`, or nil for a format no draft defines (an annotation;
@@ -133,14 +177,18 @@ extension SchemaLowering {
     /// away: large schemas repeat the same `pattern` + `maxLength` pair in many places, and each product
     /// automaton costs milliseconds.
     mutating func intersectContents(_ parts: [ContentLanguages.Part], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
-        let excluded = f.excluded.compactMap(\.stringValue)
-        let key = ContentLanguages.IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
-                                  negatedFormats: f.negatedFormats.map(\.name), excluded: excluded)
+        let key = intersectionKey(parts, f)
         if let e = contents.intersection(key) { return e }
         let dfa = try contentIntersection(parts, f)
         let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
         contents.remember(e, for: key)
         return e
+    }
+
+    /// What `intersectContents` of `parts` is memoized by.
+    func intersectionKey(_ parts: [ContentLanguages.Part], _ f: SchemaFacts) -> ContentLanguages.IntersectionKey {
+        ContentLanguages.IntersectionKey(parts: parts.map(\.source), negatedPatterns: f.negatedPatterns.map(\.source),
+                                         negatedFormats: f.negatedFormats.map(\.name), excluded: f.excluded.compactMap(\.stringValue))
     }
 
     /// The automaton of `intersectContents`' language (without the closing quote).

@@ -87,6 +87,14 @@ final class GrammarAutomaton: @unchecked Sendable {
         distinctZeroIsDecided = nfa.ruleDistinctZero
         hasDistinctValueItems = nfa.ruleDistinctByValue.contains(true)
         hasNestedDistinct = hasDistinctValueItems && nfa.ruleDistinctItems.indices.contains { nfa.ruleDistinctItems[$0] && !nfa.ruleDistinctByValue[$0] }
+        var counted: [CountedLength] = []
+        countedIndex = nfa.ruleCountedLength.map { c in
+            guard let c else { return -1 }
+            if let i = counted.firstIndex(where: { $0 === c }) { return Int32(i) }
+            counted.append(c)
+            return Int32(counted.count - 1)
+        }
+        countedLengths = counted
         follow = RuleFollow(nfa: nfa, classCount: classes.count)
         let states = max(2, min(limits.maxAutomatonStates, Int(Int32.max) - 2) + 1)
         let callEdges = max(1, min(limits.maxCallEdges, Int(Int32.max) / 2))
@@ -161,6 +169,21 @@ final class GrammarAutomaton: @unchecked Sendable {
     let hasDistinctValueItems: Bool
     /// Whether arrays of distinct strings may open inside the items of an array of values (both kinds exist).
     let hasNestedDistinct: Bool
+
+    /// The counted lengths of strings in the grammar (`GrammarRule.countedLength`), one per distinct
+    /// value, and per kept rule the index of its own (-1: none).
+    let countedLengths: [CountedLength]
+    let countedIndex: [Int32]
+
+    /// Where `state` stands toward strings of counted length: `CountedStrings.outside`, or
+    /// `CountedStrings.inside(i)` for a state of a rule of `countedLengths[i]`'s string.
+    func countedMark(of state: Int32) -> Int32 {
+        builder.withLock { b in
+            guard state > 0, Int(state) < b.sets.count, let s = b.sets[Int(state)].first else { return CountedStrings.outside }
+            let i = countedIndex[RuleFollow.ruleOf(s, b.nfa)]
+            return i >= 0 ? CountedStrings.inside(Int(i)) : CountedStrings.outside
+        }
+    }
 
     /// Where `state` stands toward the arrays of distinct strings (`DistinctItems.outside`, `.entry`, or
     /// `DistinctItems.inside(rule)` with the kept rule's index).

@@ -52,6 +52,8 @@ struct GrammarNFA {
     var ruleDistinctValues: [[[UInt8]]?] = []
     var ruleDistinctLanguage: [ByteDFA?] = []
     var ruleDistinctMinimum: [Int] = []
+    /// Per kept rule: the counted length of the string it is part of (`GrammarRule.countedLength`).
+    var ruleCountedLength: [CountedLength?] = []
     /// Per member-set rule with counts: how many declared members some usable call writes, and whether
     /// some usable call writes an undeclared member (set by `dropUnwritableClosings`).
     private var countedWritable: [Int] = []
@@ -104,6 +106,7 @@ struct GrammarNFA {
         ruleDistinctValues = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctValues : nil }
         ruleDistinctMinimum = selection.kept.map { grammar.rules[$0].distinctMinimum }
         ruleDistinctLanguage = selection.kept.map { grammar.rules[$0].distinctStringItems ? grammar.rules[$0].distinctLanguage : nil }
+        ruleCountedLength = selection.kept.map { grammar.rules[$0].countedLength }
         countedWritable = [Int](repeating: 0, count: ruleCounts.count)
         countedUndeclared = [Bool](repeating: false, count: ruleCounts.count)
         hasMemberSets = ruleTracks.contains(true)

@@ -64,8 +64,9 @@ struct RuleSelection {
             tails[i] = outTail
         }
         // Member-set rules and the rules they guard must stay rules: their calls carry the guards. So
-        // must arrays of distinct strings: the matcher finds their items by the rule's frames.
-        let pinned = grammar.rules.map { $0.hasMemberGuard || $0.distinctStringItems }
+        // must arrays of distinct strings and strings of counted length: the matcher finds them by the
+        // rule of a frame.
+        let pinned = grammar.rules.map { $0.hasMemberGuard || $0.distinctStringItems || $0.countedLength != nil }
         let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned)
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = pinned

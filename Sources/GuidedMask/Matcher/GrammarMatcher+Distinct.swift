@@ -234,7 +234,7 @@ extension GrammarMatcher {
                     let c = q.closing[j]
                     j += 1
                     guard Int(c.length) == rest, isSet(mask, c.token), tokenBegins(c.token, with: restStart, count: rest) else { continue }
-                    try refuseIfRejected(c.token, mask)
+                    try refuseIfRefused(c.token, mask)
                 }
             }
             try refuseFailing(q.threeQuotes, from: p, lists: [], mask)
@@ -268,7 +268,7 @@ extension GrammarMatcher {
                 let t = w * 32 + bits.trailingZeroBitCount
                 bits &= bits - 1
                 guard t < count, !vocab.vocabulary.isSpecial(t) else { continue }
-                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
+                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRefused(UInt32(t), mask) }
             }
         }
     }
@@ -335,7 +335,7 @@ extension GrammarMatcher {
             if size <= max(2, compiled.vocabulary.vocabulary.tokenCount / 1024) {
                 for j in node..<(node + size) where trie[j].hasToken {
                     let t = UInt32(trie[j].token)
-                    if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
+                    if isSet(mask, t) && mayFail(t, from: p, lists: lists) { try refuseIfRefused(t, mask) }
                 }
             } else {
                 // A short exhausted prefix: its subtree holds much of the vocabulary, the mask far fewer
@@ -352,7 +352,7 @@ extension GrammarMatcher {
                 bits &= bits - 1
                 guard t < vocab.vocabulary.tokenCount,
                       wide.contains(where: { tokenBegins(UInt32(t), with: $0.from, count: $0.count) }) else { continue }
-                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRejected(UInt32(t), mask) }
+                if mayFail(UInt32(t), from: p, lists: lists) { try refuseIfRefused(UInt32(t), mask) }
             }
         }
     }
@@ -360,7 +360,7 @@ extension GrammarMatcher {
     private mutating func refuseFailing(_ tokens: [UInt32], from p: DistinctItems.Position, lists: [DistinctValues],
                                         _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         for t in tokens where isSet(mask, t) {
-            if mayFail(t, from: p, lists: lists) { try refuseIfRejected(t, mask) }
+            if mayFail(t, from: p, lists: lists) { try refuseIfRefused(t, mask) }
         }
     }
 
@@ -413,17 +413,4 @@ extension GrammarMatcher {
         return true
     }
 
-    /// Accepts token `t` and rolls it back; clears its bit if it was refused.
-    private mutating func refuseIfRejected(_ t: UInt32, _ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
-        do {
-            try accept(token: Int(t))
-        } catch {
-            if case .tokenRejected = error {
-                mask[Int(t >> 5)] &= ~(1 << (t & 31))
-                return
-            }
-            throw error
-        }
-        try rollback(1)
-    }
 }

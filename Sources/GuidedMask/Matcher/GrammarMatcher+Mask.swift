@@ -41,6 +41,7 @@ extension GrammarMatcher {
             if cp.canEnd || cp.terminated { mask[e >> 5] |= 1 << UInt32(e & 31) } else { mask[e >> 5] &= ~(1 << UInt32(e & 31)) }
         }
         if tracksDistinct && !cp.terminated { try refuseRepeatedItems(mask) }
+        if tracksCounted && !cp.terminated { try refuseOutOfBounds(mask) }
     }
 
     /// Token terminals and excluded tokens (`TokenSymbols`): the walk read every token as text, so the

@@ -58,6 +58,12 @@ public struct GrammarMatcher: Sendable {
     var distinct = DistinctItems()
     var distinctPositions: [DistinctItems.Position] = []
     let tracksDistinct: Bool
+    /// The strings of counted length being read (`CountedStrings`) and the reader's lanes at each
+    /// checkpoint (`countedPositions[i]` goes with `checkpoints[i]`); unused where the grammar has no such
+    /// string (`tracksCounted`).
+    var counted = CountedStrings()
+    var countedPositions: [CountedStrings.Position] = []
+    let tracksCounted: Bool
 
     /// How many accepted tokens `rollback` can undo at least; nil: all of them (the history then grows
     /// with the document, about 30-40 bytes per token).
@@ -75,6 +81,7 @@ public struct GrammarMatcher: Sendable {
         exhaustion = Unmanaged.passUnretained(compiled.automaton.exhaustionFlag)
         self.maxRollback = maxRollback.map { max(0, $0) }
         tracksDistinct = compiled.automaton.hasDistinctItems
+        tracksCounted = !compiled.automaton.countedLengths.isEmpty
         reset()
     }
 
@@ -97,6 +104,7 @@ public struct GrammarMatcher: Sendable {
             distinct.forgetFilter()
             distinctPositions = [DistinctItems.Position()]
         }
+        if tracksCounted { countedPositions = [CountedStrings.Position()] }
     }
 
     /// A copy to explore from; changes to one do not affect the other.
@@ -129,6 +137,7 @@ public struct GrammarMatcher: Sendable {
             next.setStart = next.setEnd   // nothing follows EOS
             checkpoints.append(next)
             if tracksDistinct { distinctPositions.append(distinctPositions[distinctPositions.count - 1]) }
+            if tracksCounted { countedPositions.append(countedPositions[countedPositions.count - 1]) }
             return
         }
         let symbols = compiled.symbols
@@ -169,6 +178,7 @@ public struct GrammarMatcher: Sendable {
             same.setStart = start; same.setEnd = Int32(sets.count)
             checkpoints.append(same)
             if tracksDistinct { distinctPositions.append(distinctPositions[distinctPositions.count - 1]) }
+            if tracksCounted { countedPositions.append(countedPositions[countedPositions.count - 1]) }
             return
         }
         let bad = try advance(bytes: bytes, 0, bytes.count)
@@ -185,6 +195,7 @@ public struct GrammarMatcher: Sendable {
             distinctPositions.removeLast(n)
             distinct.truncate(to: distinctPositions[distinctPositions.count - 1])
         }
+        if tracksCounted { countedPositions.removeLast(n) }
         let cp = current
         if sets.count > Int(cp.setEnd) { sets.removeLast(sets.count - Int(cp.setEnd)) }
         engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -208,12 +219,17 @@ public struct GrammarMatcher: Sendable {
         var canEnd = cp.canEnd
         let reading = tracksDistinct && symbol < 0
         var position = reading ? distinctPositions[distinctPositions.count - 1] : DistinctItems.Position()
+        let counting = tracksCounted && symbol < 0
+        var lanes = counting ? countedPositions[countedPositions.count - 1] : CountedStrings.Position()
         for k in start..<end {
             let cls = symbol >= 0 ? symbol : Int(t.classOf[Int(bytes[k])])
             if reading && position.active && distinct.read(bytes[k], &position) {
                 // This quote closes an item equal to an earlier one: only the parses outside the array read it.
                 (lo, hi) = dropInsideDistinct(lo, hi)
             }
+            // A counted string's closing quote: only the parses whose string's length is within bounds read it.
+            let lanesWereOpen = counting && lanes.isOpen
+            if lanesWereOpen { (lo, hi) = readCounted(bytes[k], &lanes, lo, hi) }
             let raw = lo == hi ? engine.items.count : engine.step(lo, hi, cls: cls, t)
             if raw == engine.items.count {
                 engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -244,6 +260,18 @@ public struct GrammarMatcher: Sendable {
                 }
             }
             if reading { updateDistinct(after: bytes[k], &position, lo, hi) }
+            if counting && !lanesWereOpen && bytes[k] == UInt8(ascii: "\"") { try openLanes(&lanes, lo, hi) }
+        }
+        if counting && lanes.isOpen {
+            // No parse may stop inside a counted string where no completion lands within its bounds.
+            let kept = dropUnfinishable(lanes, lo, hi)
+            if kept.lo == kept.hi {
+                engine.truncate(nodes: Int(cp.nodeCount), items: 0)
+                if reading { distinct.truncate(to: distinctPositions[distinctPositions.count - 1]) }
+                try checkAutomaton()
+                return end - 1 - start
+            }
+            (lo, hi) = kept
         }
         if isExhausted {
             engine.truncate(nodes: Int(cp.nodeCount), items: 0)
@@ -257,6 +285,7 @@ public struct GrammarMatcher: Sendable {
         checkpoints.append(Checkpoint(setStart: setStart, setEnd: Int32(sets.count), nodeCount: Int32(engine.nodes.count),
                                       bytePosition: cp.bytePosition + (symbol >= 0 ? length : end - start), canEnd: canEnd, terminated: false))
         if tracksDistinct { distinctPositions.append(reading ? distinct.saved(position) : distinctPositions[distinctPositions.count - 1]) }
+        if tracksCounted { countedPositions.append(counting ? lanes : countedPositions[countedPositions.count - 1]) }
         if let window = maxRollback, checkpoints.count > 2 * window + 16 { trimHistory(keeping: window) }
         return -1
     }
@@ -269,6 +298,7 @@ public struct GrammarMatcher: Sendable {
         guard drop > 0 else { return }
         checkpoints.removeFirst(drop)
         if tracksDistinct { distinctPositions.removeFirst(drop) }
+        if tracksCounted { countedPositions.removeFirst(drop) }
         let setBase = Int(checkpoints[0].setStart)
         sets.removeFirst(setBase)
         // Mark every frame reachable from a remaining stack set.
@@ -346,5 +376,6 @@ public struct GrammarMatcher: Sendable {
         engine.nodes.capacity * 8 + engine.items.capacity * 4 + sets.capacity * 4
             + checkpoints.capacity * MemoryLayout<Checkpoint>.stride + walk.byteCount + visited.byteCount + 256
             + (tracksDistinct ? distinct.byteCount + distinctPositions.capacity * MemoryLayout<DistinctItems.Position>.stride : 0)
+            + (tracksCounted ? counted.marks.byteCount + countedPositions.capacity * MemoryLayout<CountedStrings.Position>.stride : 0)
     }
 }
