@@ -146,7 +146,15 @@ extension SchemaLowering {
         // matcher finds the string by the rule of a stack's top frame.
         let id = grammar.declareRule(name: "counted:" + length.pointer)
         let firstContentRule = grammar.rules.count
-        let body = dfa.grammarExpr(into: &grammar, name: "counted", followedBy: .literal("\""))
+        // One pattern or format alone is written as its own expression where that calls no rule (all of it
+        // then lies in this rule): the mask compiler reads it as it reads the same pattern elsewhere. Else
+        // the automaton is written out (as rules of its own where large).
+        let body: GrammarExpr
+        if parts.count == 1 && f.negatedPatterns.isEmpty && f.negatedFormats.isEmpty && f.excluded.isEmpty && !Self.callsRules(parts[0].expr) {
+            body = .seq([parts[0].expr, .literal("\"")])
+        } else {
+            body = dfa.grammarExpr(into: &grammar, name: "counted", followedBy: .literal("\""))
+        }
         grammar.define(id, as: .seq([.literal("\""), body]))
         grammar.markCountedLength(id, counted)
         for r in firstContentRule..<grammar.rules.count { grammar.markCountedLength(RuleID(r), counted) }
@@ -183,6 +191,17 @@ extension SchemaLowering {
         let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
         contents.remember(e, for: key)
         return e
+    }
+
+    /// Whether `e` refers to a rule anywhere.
+    static func callsRules(_ e: GrammarExpr) -> Bool {
+        switch e {
+        case .rule: return true
+        case .sequence(let parts), .choice(let parts): return parts.contains(where: callsRules)
+        case .repeat(let inner, _, _): return callsRules(inner)
+        case .tokenBudget(let body, _, let then): return callsRules(body) || callsRules(then)
+        case .empty, .nothing, .bytes, .byteSet, .token: return false
+        }
     }
 
     /// What `intersectContents` of `parts` is memoized by.
