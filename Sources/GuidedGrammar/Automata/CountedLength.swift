@@ -105,14 +105,18 @@ public final class CountedLength: Hashable, Sendable, CustomStringConvertible {
         nearest = table
         // Counts at which every state that can finish at all can finish within the bounds: a mask there
         // need not read its tokens one by one (`everyStateCanFinish`).
+        // From `minimum` on, a state finishes at count c exactly when c + (its shortest completion) ≤ maximum,
+        // so only the counts below `minimum` are asked state by state.
         var prefix: [Int32] = []
-        if n * (maximum + 2) <= 4 * maxCells {
-            let live = (0..<n).filter { table[$0 * w] != Int32.max }
+        let live = (0..<n).filter { table[$0 * w] != Int32.max }
+        if n * (minimum + 1) <= 4 * maxCells {
+            let deepest = live.map { Int(table[$0 * w]) }.max() ?? 0
             prefix.reserveCapacity(maximum + 2)
             prefix.append(0)
             var bad: Int32 = 0
             for c in 0...maximum {
-                if live.contains(where: { !Self.finishes(table, w, pre, per, $0, c, minimum, maximum) }) { bad += 1 }
+                let ok = c < minimum ? live.allSatisfy { Self.finishes(table, w, pre, per, $0, c, minimum, maximum) } : c + deepest <= maximum
+                if !ok { bad += 1 }
                 prefix.append(bad)
             }
         }
