@@ -30,9 +30,11 @@ final class QuoteTokens: Sendable {
     /// Tokens holding a quote and a `}` or `]`: in a string inside such an item, only these can leave the
     /// string and complete the item.
     let quoteCloserTokens: [UInt32]
-    /// The most bytes any token holds: no token adds more code points than this to a string of counted
-    /// length (`CountedStrings`).
+    /// The most bytes any token holds, and the tokens (not special) from the longest to the shortest: no
+    /// token adds more code points to a string of counted length than it has bytes (`CountedStrings`), so
+    /// a mask there reads only the tokens longer than the counts left to spare.
     let longestToken: Int
+    let byLength: [UInt32]
 
     init(_ vocabulary: VocabularyIndex) {
         let v = vocabulary.vocabulary
@@ -91,6 +93,8 @@ final class QuoteTokens: Sendable {
         }
         closingTable = table
         longestToken = longest
+        byLength = (0..<v.tokenCount).filter { !v.isSpecial($0) }.map(UInt32.init)
+            .sorted { offsets[Int($0) + 1] - offsets[Int($0)] > offsets[Int($1) + 1] - offsets[Int($1)] }
         oneQuote = one; twoQuotes = two; threeQuotes = three; bracketFourQuotes = bracket
         bracketTokens = withBracket
         commaTokens = withComma

@@ -25,6 +25,8 @@ extension FuzzTarget {
         case 1: options.propertyOrder = .memberSets
         default: options.whitespace = .compact
         }
+        // Half the inputs count lengths from 4 on (`CountedLength`) where the product would fit too.
+        if first & 0x80 != 0 { options.limits.countedLengthsFrom = 4 }
         guard let grammar = try? JSONSchemaCompiler.compile(value, options: options),
               let compiled = try? CompiledGrammar(grammar, vocabulary: FuzzVocabulary.index, limits: FuzzVocabulary.maskLimits)
         else { return }
@@ -41,7 +43,11 @@ extension FuzzTarget {
         let validator = JSONSchemaValidator(schema: schema, options: .init(formatAssertion: true))
         guard let instance = try? JSONParser.parse(bytes: tail) else { return }
         let violations = validator.validate(instance)
-        guard tail.count <= 256, let grammar = try? JSONSchemaCompiler.compile(schema, options: schemaOptions) else { return }
+        // Inputs of odd length count lengths from 4 on (`CountedLength`; the reference recognizer cannot read
+        // those grammars, so the matcher answers).
+        var options = schemaOptions
+        if bytes.count % 2 == 1 { options.limits.countedLengthsFrom = 4 }
+        guard tail.count <= 256, let grammar = try? JSONSchemaCompiler.compile(schema, options: options) else { return }
         let accepted: Bool
         if var recognizer = try? ReferenceRecognizer(grammar) {
             accepted = recognizer.feed(tail[...]) && recognizer.canTerminate

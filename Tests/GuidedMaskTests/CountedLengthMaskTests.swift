@@ -121,6 +121,15 @@ import GuidedTokenizers
                     #expect(counted.canFinish(state: s, count: count) == expected, "\(schema): state \(s) at \(count)")
                 }
             }
+            // `lastSafeCount`: the end of the run of counts at which every state that can finish at all can
+            // finish within the bounds (each state of the automaton, asked directly).
+            // (A minimized automaton has no state that cannot reach acceptance: every state counts.)
+            func safe(_ c: Int) -> Bool { c <= hi && (0..<Int32(dfa.stateCount)).allSatisfy { counted.canFinish(state: $0, count: c) } }
+            for c in 0...(hi + 1) {
+                var last = c - 1
+                while safe(last + 1) { last += 1 }
+                #expect(counted.lastSafeCount(from: c) == last, "\(schema): from \(c)")
+            }
         }
     }
 }

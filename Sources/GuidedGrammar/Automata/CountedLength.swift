@@ -104,7 +104,7 @@ public final class CountedLength: Hashable, Sendable, CustomStringConvertible {
         }
         nearest = table
         // Counts at which every state that can finish at all can finish within the bounds: a mask there
-        // need not read its tokens one by one (`everyStateCanFinish`).
+        // need not read its tokens one by one (`lastSafeCount`).
         // From `minimum` on, a state finishes at count c exactly when c + (its shortest completion) ≤ maximum,
         // so only the counts below `minimum` are asked state by state.
         var prefix: [Int32] = []
@@ -137,12 +137,20 @@ public final class CountedLength: Hashable, Sendable, CustomStringConvertible {
         return l <= top
     }
 
-    /// Whether at every count in `lo...hi` every content state that can finish at all can finish within
-    /// the bounds (false where not known).
-    public func everyStateCanFinish(from lo: Int, through hi: Int) -> Bool {
-        guard !unsafe.isEmpty, lo >= 0, hi <= maximum, lo <= hi else { return false }
-        return unsafe[hi + 1] == unsafe[lo]
+    /// The last count of the run of counts from `count` on at which every content state that can finish at
+    /// all can finish within the bounds (`count - 1` where `count` itself is not such a count, or none is
+    /// known).
+    public func lastSafeCount(from count: Int) -> Int {
+        guard !unsafe.isEmpty, count >= 0, count <= maximum, unsafe[count + 1] == unsafe[count] else { return count - 1 }
+        // The first count c ≥ count with unsafe[c + 1] > unsafe[count]: binary search (the table only grows).
+        var lo = count + 1, hi = maximum + 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if unsafe[mid + 1] > unsafe[count] { hi = mid } else { lo = mid + 1 }
+        }
+        return lo - 1
     }
+
 
     /// Whether, from content state `state` with `count` code points written (the one begun counted),
     /// some completion accepted by the content language ends with a length within the bounds.

@@ -80,41 +80,34 @@ extension GrammarMatcher {
 
     /// Clears from `mask` every token that would close a counted string with a length out of bounds or
     /// leave it where no completion lands within them, unless a parse outside the string reads it (each
-    /// such token is accepted and rolled back: exact). Far from the bounds no token can: at a count where
-    /// every content state can still finish for as many code points as the longest token adds, only
-    /// tokens holding a quote are read (below `minimum`), or none.
+    /// such token is accepted and rolled back: exact). Only the tokens longer than the counts to spare
+    /// are read (tokens sorted by length: far from the bounds, none), and below `minimum` the tokens
+    /// holding a quote.
     mutating func refuseOutOfBounds(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         let p = countedPositions[countedPositions.count - 1]
         guard p.isOpen else { return }
         let lengths = compiled.automaton.countedLengths
         let quotes = compiled.vocabulary.quoteTokens
-        var readAll = false, readQuotes = false
+        // A token of k bytes adds at most k code points: where every count up to `count + spare` is one at
+        // which every state can still finish, only tokens longer than `spare` may fail (and, below
+        // `minLength`, those holding a quote: they may close the string short).
+        var spare = Int.max, readQuotes = false
         for i in 0..<Int(p.laneCount) {
             let lane = p[i], c = lengths[Int(lane.index)]
             guard lane.state >= 0 else { continue }
             let count = Int(lane.count)
-            if !c.everyStateCanFinish(from: count, through: min(c.maximum, count + quotes.longestToken)) || count + quotes.longestToken > c.maximum {
-                readAll = true
-            } else if count < c.minimum {
-                readQuotes = true
-            }
+            spare = min(spare, c.lastSafeCount(from: count) - count)
+            if count < c.minimum { readQuotes = true }
         }
         // Where every stack is in a lane's string, a token that fails every lane is refused without an accept.
         let cp = current
         let allInside = (Int(cp.setStart)..<Int(cp.setEnd)).allSatisfy { countedIndex(ofStack: sets[$0]) >= 0 }
-        if readAll {
-            let vocab = compiled.vocabulary
-            let n = min(vocab.vocabulary.tokenCount, vocab.maskWords * 32)
-            for w in 0..<vocab.maskWords {
-                var bits = mask[w]
-                while bits != 0 {
-                    let t = w * 32 + bits.trailingZeroBitCount
-                    bits &= bits - 1
-                    guard t < n, !vocab.vocabulary.isSpecial(t) else { continue }
-                    try refuseIfFailing(UInt32(t), from: p, allInside: allInside, mask)
-                }
-            }
-        } else if readQuotes {
+        let vocab = compiled.vocabulary
+        for t in quotes.byLength {
+            guard Int(vocab.tokenOffsets[Int(t) + 1] - vocab.tokenOffsets[Int(t)]) > spare else { break }
+            if mask[Int(t >> 5)] & (1 << (t & 31)) != 0 { try refuseIfFailing(t, from: p, allInside: allInside, mask) }
+        }
+        if readQuotes {
             for t in quotes.oneQuote where mask[Int(t >> 5)] & (1 << (t & 31)) != 0 {
                 try refuseIfFailing(t, from: p, allInside: allInside, mask)
             }
