@@ -59,6 +59,8 @@ extension RegexNode {
         case .alternation(let parts): return .alternation(parts.map { $0.mappingSets(transform) })
         case .group(let n, let capturing): return .group(n.mappingSets(transform), capturing: capturing)
         case .repeat(let n, let lo, let hi, let lazy): return .repeat(n.mappingSets(transform), min: lo, max: hi, lazy: lazy)
+        case .lookaround(let n, let ahead, let negative, let o):
+            return .lookaround(n.mappingSets(transform), ahead: ahead, negative: negative, offset: o)
         }
     }
 }

@@ -70,8 +70,30 @@ struct ContentLanguages {
             patternExprs[source] = e
             return e
         } catch {
+            if let node = try? RegexParser.parse(source, dialect: .ecma262, lookaround: true), LookaroundLanguage.contains(node) {
+                return try lookaroundExpr(node, source: source, pointer: pointer, keyword: keyword, grammar: &grammar)
+            }
             throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(error.message)")
         }
+    }
+
+    /// A pattern with lookaround anywhere (`LookaroundLanguage`), built as an automaton whose rules go
+    /// into `grammar`.
+    private mutating func lookaroundExpr(_ node: RegexNode, source: String, pointer: String, keyword: String,
+                                         grammar: inout Grammar) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let d: ByteDFA
+        do { d = try LookaroundLanguage.automaton(node, encoder: { JSONText.chars($0.ranges) }, limits: Self.limits) } catch {
+            switch error {
+            case .regex(let e):
+                throw JSONSchemaCompileError(.unsupported, keyword: keyword, pointer: pointer, detail: "pattern \(JSONValue.string(source)): \(e.message)")
+            case .automaton(let e):
+                throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: e.description)
+            }
+        }
+        let e = d.isEmpty ? GrammarExpr.nothing : d.grammarExpr(into: &grammar, name: "pattern")
+        patternExprs[source] = e
+        patternDFAs[source] = d
+        return e
     }
 
     /// The content language of `^(?=X)(?!Y)…Rest` (`LeadingLookaheads`): `^Rest`'s automaton intersected

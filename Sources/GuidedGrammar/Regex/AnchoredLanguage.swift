@@ -77,6 +77,8 @@ struct AnchoredLanguage {
                 parts.append(x.star)
             }
             return sequence(parts)
+        case .lookaround(_, let ahead, let negative, let o):
+            throw RegexLowering.lookaroundError(ahead: ahead, negative: negative, offset: o)
         }
     }
 
@@ -89,6 +91,7 @@ struct AnchoredLanguage {
         case .alternation(let xs): return xs.contains(where: matchesEmpty)
         case .group(let x, _): return matchesEmpty(x)
         case .repeat(let x, let lo, _, _): return lo == 0 || matchesEmpty(x)
+        case .lookaround: return true   // (zero width; never lowered)
         }
     }
 

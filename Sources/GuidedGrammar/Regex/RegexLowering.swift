@@ -140,9 +140,16 @@ public enum RegexLowering {
         case .sequence(let xs), .alternation(let xs):
             for x in xs { if let o = firstAnchor(x) { return o } }
             return nil
-        case .group(let x, _), .repeat(let x, _, _, _): return firstAnchor(x)
+        case .group(let x, _), .repeat(let x, _, _, _), .lookaround(let x, _, _, _): return firstAnchor(x)
         case .empty, .literal, .set: return nil
         }
+    }
+
+    /// What a lookaround that reaches the expression lowering says (no regular expression has it;
+    /// `LookaroundLanguage` builds the patterns that have one from automata).
+    static func lookaroundError(ahead: Bool, negative: Bool, offset: Int) -> RegexError {
+        let what = ahead ? (negative ? "negative lookahead `(?!`" : "lookahead `(?=`") : (negative ? "negative lookbehind `(?<!`" : "lookbehind `(?<=`")
+        return RegexError(offset: offset, kind: .unsupported, "\(what) is not supported (not regular)")
     }
 
     // MARK: - Body
@@ -178,6 +185,8 @@ public enum RegexLowering {
             // `lower` sends every alternative holding an anchor to `AnchoredLanguage`, which lowers only
             // anchor-free parts here; reaching one is a bug, reported rather than approximated.
             throw RegexError(offset: o, kind: .unsupported, "internal: an anchor reached the anchor-free lowering")
+        case .lookaround(_, let ahead, let negative, let o):
+            throw lookaroundError(ahead: ahead, negative: negative, offset: o)
         }
     }
 

@@ -20,6 +20,10 @@ public indirect enum RegexNode: Hashable, Sendable {
     case startAnchor(offset: Int)
     /// `$` at `offset` (in scalars).
     case endAnchor(offset: Int)
+    /// `(?=X)`, `(?!X)`, `(?<=X)`, `(?<!X)` at `offset`: made only where the caller asks for them
+    /// (`RegexParser.parse(_:dialect:lookaround:)`); no regular expression says it, so the expression
+    /// lowering refuses it, and `LookaroundLanguage` builds such patterns from automata.
+    case lookaround(RegexNode, ahead: Bool, negative: Bool, offset: Int)
 }
 
 /// Which regex language a pattern is written in.

@@ -18,6 +18,8 @@ public struct RegexParser {
     var classes: Classes
     var pos = 0
     var depth = 0
+    /// Lookaround groups become `.lookaround` nodes instead of errors.
+    var lookaround = false
 
     init(chars: [Unicode.Scalar], dialect: RegexDialect, classes: Classes? = nil) {
         self.chars = chars
@@ -42,9 +44,15 @@ public struct RegexParser {
         try parse(pattern, dialect: dialect, classes: nil)
     }
 
+    /// Parses `pattern` in `dialect`, reading lookaround groups as `.lookaround` nodes.
+    static func parse(_ pattern: String, dialect: RegexDialect, lookaround: Bool) throws(RegexError) -> RegexNode {
+        try parse(pattern, dialect: dialect, classes: nil, lookaround: lookaround)
+    }
+
     /// Parses `pattern` in `dialect` with other meanings of `.` and the class escapes.
-    static func parse(_ pattern: String, dialect: RegexDialect, classes: Classes?) throws(RegexError) -> RegexNode {
+    static func parse(_ pattern: String, dialect: RegexDialect, classes: Classes?, lookaround: Bool = false) throws(RegexError) -> RegexNode {
         var p = RegexParser(chars: Array(pattern.unicodeScalars), dialect: dialect, classes: classes)
+        p.lookaround = lookaround
         let node = try p.parseAlternation()
         if p.pos < p.chars.count {
             // Only `)` can stop an alternation at top level.
@@ -188,10 +196,15 @@ public struct RegexParser {
         let start = pos
         pos += 1
         var capturing = true
+        var look: (ahead: Bool, negative: Bool)? = nil
         if peek == "?" {
             let kindStart = pos
             switch (peek(1), peek(2)) {
             case (":", _): pos += 2; capturing = false
+            case ("=", _) where lookaround: pos += 2; look = (true, false)
+            case ("!", _) where lookaround: pos += 2; look = (true, true)
+            case ("<", "=") where lookaround: pos += 3; look = (false, false)
+            case ("<", "!") where lookaround: pos += 3; look = (false, true)
             case ("=", _): throw RegexError(offset: start, kind: .unsupported, "lookahead `(?=` is not supported (not regular)")
             case ("!", _): throw RegexError(offset: start, kind: .unsupported, "negative lookahead `(?!` is not supported (not regular)")
             case ("<", "="): throw RegexError(offset: start, kind: .unsupported, "lookbehind `(?<=` is not supported (not regular)")
@@ -226,6 +239,7 @@ public struct RegexParser {
             throw RegexError(offset: start, kind: .syntax, "missing `)` for the group opened here")
         }
         pos += 1
+        if let look { return .lookaround(inner, ahead: look.ahead, negative: look.negative, offset: start) }
         return .group(inner, capturing: capturing)
     }
 
