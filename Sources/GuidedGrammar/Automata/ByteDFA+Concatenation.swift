@@ -2,17 +2,7 @@ extension ByteDFA {
     /// Strings `xy` with `x` accepted by `self` and `y` by `other` (subset construction over a state of
     /// `self` and the set of `other`'s states begun so far). The result is minimized.
     public func concatenated(with other: ByteDFA, limits: AutomatonLimits = .default) throws(AutomatonError) -> ByteDFA {
-        // Classes: pairs of classes, as in `product`.
-        var pairClass: [Int: Int] = [:]
-        var classOf = [UInt8](repeating: 0, count: 256)
-        var classPairs: [(Int, Int)] = []
-        for b in 0..<256 {
-            let key = Int(self.classOf[b]) * 256 + Int(other.classOf[b])
-            if let c = pairClass[key] { classOf[b] = UInt8(c); continue }
-            pairClass[key] = classPairs.count
-            classOf[b] = UInt8(classPairs.count)
-            classPairs.append((Int(self.classOf[b]), Int(other.classOf[b])))
-        }
+        let (classOf, classPairs) = pairedClasses(with: other)
         let classCount = classPairs.count
         // A state: `self`'s state (-1: left) followed by the sorted states of `other` under way.
         var ids: [[Int32]: Int32] = [:]

@@ -30,18 +30,7 @@ extension ByteDFA {
     /// The product automaton. `dead(aDead, bDead)` says when a pair can never accept (so it is not
     /// explored); `accept(aAccepts, bAccepts)` combines acceptance. The result is minimized.
     func product(_ other: ByteDFA, limit: Int, dead: (Bool, Bool) -> Bool, accept: (Bool, Bool) -> Bool) throws(AutomatonError) -> ByteDFA {
-        // Classes: pairs of classes.
-        var pairClass: [Int: Int] = [:]
-        var classOf = [UInt8](repeating: 0, count: 256)
-        var classPairs: [(Int, Int)] = []
-        for b in 0..<256 {
-            let key = Int(self.classOf[b]) * 256 + Int(other.classOf[b])
-            if let c = pairClass[key] { classOf[b] = UInt8(c); continue }
-            let c = classPairs.count
-            pairClass[key] = c
-            classPairs.append((Int(self.classOf[b]), Int(other.classOf[b])))
-            classOf[b] = UInt8(c)
-        }
+        let (classOf, classPairs) = pairedClasses(with: other)
         let classCount = classPairs.count
 
         // Pair numbers: a flat table when the pair space is small (hashing a pair per edge was most of
@@ -81,6 +70,22 @@ extension ByteDFA {
             i += 1
         }
         return ByteDFA(classOf: classOf, classCount: classCount, table: table, accepting: accepting).minimized()
+    }
+
+    /// The byte classes of an automaton over the pairs of `self`'s and `other`'s states: one per pair of
+    /// classes some byte has (each class's pair of classes).
+    func pairedClasses(with other: ByteDFA) -> (classOf: [UInt8], pairs: [(Int, Int)]) {
+        var pairClass: [Int: Int] = [:]
+        var classOf = [UInt8](repeating: 0, count: 256)
+        var pairs: [(Int, Int)] = []
+        for b in 0..<256 {
+            let key = Int(self.classOf[b]) * 256 + Int(other.classOf[b])
+            if let c = pairClass[key] { classOf[b] = UInt8(c); continue }
+            pairClass[key] = pairs.count
+            classOf[b] = UInt8(pairs.count)
+            pairs.append((Int(self.classOf[b]), Int(other.classOf[b])))
+        }
+        return (classOf, pairs)
     }
 
     /// Per state: reachable from the start and able to reach acceptance.
