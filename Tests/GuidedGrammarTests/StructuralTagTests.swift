@@ -70,7 +70,7 @@ import GuidedSchema
             #expect(path == "format.elements[1]")
             #expect(e.offset == 2 && e.kind == .unsupported)
         }
-        let badSchema = StructuralTag.sequence([.constString("x"), .jsonSchema(["type": "string", "pattern": "(?=a)"])])
+        let badSchema = StructuralTag.sequence([.constString("x"), .jsonSchema(["type": "string", "pattern": "(a)\\1"])])
         do {
             _ = try StructuralTagCompiler.compile(badSchema)
             Issue.record("compiled")

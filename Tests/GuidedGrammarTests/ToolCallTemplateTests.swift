@@ -81,7 +81,7 @@ import GuidedTestSupport
     }
 
     @Test func badToolsAreNamed() throws {
-        let bad = ToolDefinition(name: "lookup", parameters: ["type": "object", "properties": ["q": ["type": "string", "pattern": "(?<=a)b"]]])
+        let bad = ToolDefinition(name: "lookup", parameters: ["type": "object", "properties": ["q": ["type": "string", "pattern": "(a)\\1"]]])   // a backreference
         do {
             _ = try ToolCallFormat.hermes.grammar(tools: [bad])
             Issue.record("compiled")
