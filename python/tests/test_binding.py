@@ -219,3 +219,39 @@ def test_distinct_values_through_the_c_abi():
     gd.fill_next_token_bitmask(m, bm)
     allowed = {t for t in range(13) if int(bm[0, 0]) >> t & 1}
     assert allowed == {one, zero, two}                                       # 1.00 stays 1.0; 1.01 does not
+
+
+def test_counted_length_through_the_c_abi():
+    """A maxLength whose product with its pattern would pass the automaton limit is counted by the
+    matcher (docs/json-schema.md, "Counted lengths"): through the C ABI the mask stops exactly at the
+    bound, refuses a space where no room is left for the letter that must follow it, and the accepts,
+    validation and the batch fill agree."""
+    np = need_module("numpy")
+    tokens = [b'"', b"a", b"b", b" ", b"a" * 1000, b"</s>"]
+    quote, a, b, space, thousand, eos = range(6)
+    vocab = gd.Vocabulary.from_tokens(tokens, eos_ids=[eos], vocab_size=32)
+    grammar = gd.Compiler(vocab).compile_json_schema(
+        {"type": "string", "pattern": "^[ab]+( [ab]+)*$", "maxLength": 30000}, whitespace="compact")
+    m = gd.Matcher(grammar)
+    assert m.accept_tokens([quote] + [thousand] * 29 + [a] * 998) == 1 + 29 + 998     # 29,998 characters
+    bm = gd.allocate_token_bitmask(1, 32, library="numpy")
+    gd.fill_next_token_bitmask(m, bm)
+    assert {t for t in range(6) if int(bm[0, 0]) >> t & 1} == {quote, a, b, space}  # a space, then one letter
+    assert m.accept_token(a)                                                        # 29,999
+
+    def allowed():
+        gd.fill_next_token_bitmask(m, bm)
+        return {t for t in range(6) if int(bm[0, 0]) >> t & 1}
+
+    assert allowed() == {quote, a, b}                     # a space would need a letter after it: 30,001
+    assert not m.accept_token(space) and not m.accept_token(thousand)
+    assert m.validate_tokens([b, a]) == 1 and m.validate_tokens([b, quote]) == 2
+    assert m.accept_token(b)                              # 30,000
+    assert allowed() == {quote}
+    other = gd.Matcher(grammar)
+    assert other.accept_tokens([quote, a, space]) == 3
+    batch = np.zeros((2, 1), dtype=np.int32)
+    gd.fill_next_token_bitmask_batch([m, other], batch, threads=2)
+    assert {t for t in range(6) if int(batch[0, 0]) >> t & 1} == {quote}
+    assert {t for t in range(6) if int(batch[1, 0]) >> t & 1} == {a, b, thousand}
+    assert m.accept_token(quote) and m.accept_token(eos)
