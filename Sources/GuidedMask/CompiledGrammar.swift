@@ -43,6 +43,10 @@ public final class CompiledGrammar: @unchecked Sendable {
     let symbols: TokenSymbols
     /// The vocabulary's quote tokens, where the grammar has arrays of distinct strings (`DistinctItems`).
     let quoteTokens: QuoteTokens?
+    /// Where the grammar has strings of counted length: the tokens that may open such a string and, in
+    /// the same token, write more than every counted length can take from its start or close it shorter
+    /// than some `minLength` (`CountedStrings.openingRisks`); a mask reads them by accepting each.
+    let countedOpeningRisks: [UInt32]
 
     /// Compiles `grammar` for an indexed vocabulary.
     public convenience init(_ grammar: Grammar, vocabulary: VocabularyIndex, limits: MaskLimits = MaskLimits()) throws(GrammarCompileError) {
@@ -76,6 +80,8 @@ public final class CompiledGrammar: @unchecked Sendable {
         for b in 0..<256 { cb[Int(automaton.classOf[b])].append(UInt8(b)) }
         classBytes = cb
         quoteTokens = automaton.hasDistinctItems ? vocabulary.quoteTokens : nil
+        countedOpeningRisks = automaton.countedLengths.isEmpty ? []
+            : CountedStrings.openingRisks(vocabulary, automaton.countedLengths)
         cache = Locked(MaskCache())
         slots = MaskCacheSlots(maxKeys: 2 * limits.maxAutomatonStates + 2)
         // (Deduplicated through a flat table rather than a `Set`: hashing 2,048 pairs was a fixed tenth

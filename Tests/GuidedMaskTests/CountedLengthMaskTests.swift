@@ -11,7 +11,8 @@ import GuidedTokenizers
 /// none), and the accept must refuse what the mask refuses. The vocabulary holds multi-byte characters whole and split, escapes and quotes inside tokens.
 @Suite struct CountedLengthMaskTests {
     static let tokens: [[UInt8]] = ["\"", "a", "b", "c", " ", "ab", "ba", "aa", "bb", "\"a", "a\"", "ab\"", "\",", "\\n",
-                                    "\\", "n", "é", "éa", "a é", "{", "}", ":", ",", "\"s\":", "null", "\"}", "1"].map { Array($0.utf8) }
+                                    "\\", "n", "é", "éa", "a é", "{", "}", ":", ",", "\"s\":", "null", "\"}", "1",
+                                    "\"a\"", "\"\"", "\"aaaaaa", "\",\"ab", ":\"bbbbb"].map { Array($0.utf8) }
         + [[0xC3], [0xA9], [0xA9, 0x22]]   // é split after its lead byte, and its tail with a quote
 
     static let vocabulary: TokenVocabulary = {

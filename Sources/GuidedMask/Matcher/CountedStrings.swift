@@ -64,6 +64,33 @@ struct CountedStrings: Sendable {
         }
     }
 
+    /// The tokens holding a quote that may open a counted string and go wrong in the same token: more
+    /// bytes after it than every counted length can take from an empty string (`lastSafeCount(from: 0)`,
+    /// so whatever state they reach can still finish), or a second quote after fewer code points than
+    /// the largest `minLength`. The rest cannot fail a string they open.
+    static func openingRisks(_ vocabulary: VocabularyIndex, _ lengths: [CountedLength]) -> [UInt32] {
+        let spare = lengths.map { $0.lastSafeCount(from: 0) }.min() ?? -1
+        let minimum = lengths.map(\.minimum).max() ?? 0
+        let quote = UInt8(ascii: "\"")
+        var out: [UInt32] = []
+        for t in vocabulary.quoteTokens.oneQuote {
+            let lo = Int(vocabulary.tokenOffsets[Int(t)]), hi = Int(vocabulary.tokenOffsets[Int(t) + 1])
+            var risky = false
+            for i in lo..<hi where vocabulary.tokenBytes[i] == quote {
+                if hi - i - 1 > spare { risky = true; break }
+                // Code points up to the next quote (as a string opened here would count them).
+                var reader: UInt8 = 0, count = 0, j = i + 1
+                while j < hi && !(vocabulary.tokenBytes[j] == quote && reader == 0) {
+                    if CharReader.read(vocabulary.tokenBytes[j], &reader) { count += 1 }
+                    j += 1
+                }
+                if j < hi && count < minimum { risky = true; break }
+            }
+            if risky { out.append(t) }
+        }
+        return out
+    }
+
     /// Whether `b`, read at `p`, is the quote that closes the open string (no escape or code point begun).
     @inline(__always)
     static func closes(_ b: UInt8, _ p: Position) -> Bool {

@@ -81,10 +81,15 @@ extension GrammarMatcher {
     /// Clears from `mask` every token that would close a counted string with a length out of bounds or
     /// leave it where no completion lands within them, unless a parse outside the string reads it (each
     /// such token is accepted and rolled back: exact). Only the tokens longer than the counts to spare
-    /// are read (tokens sorted by length: far from the bounds, none), and below `minimum` the tokens
-    /// holding a quote.
+    /// are read (tokens sorted by length: far from the bounds, none), below `minimum` the tokens holding
+    /// a quote, and, open or not, the few that may open a string and fail it within themselves
+    /// (`CompiledGrammar.countedOpeningRisks`).
     mutating func refuseOutOfBounds(_ mask: UnsafeMutablePointer<UInt32>) throws(MatcherError) {
         let p = countedPositions[countedPositions.count - 1]
+        // A token may open a counted string (closing another first) and go wrong within itself.
+        for t in compiled.countedOpeningRisks where mask[Int(t >> 5)] & (1 << (t & 31)) != 0 {
+            try refuseIfRefused(t, mask)
+        }
         guard p.isOpen else { return }
         let lengths = compiled.automaton.countedLengths
         let quotes = compiled.vocabulary.quoteTokens
