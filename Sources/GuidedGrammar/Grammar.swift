@@ -43,6 +43,17 @@ public enum GrammarExpr: Hashable, Sendable {
 }
 
 extension GrammarExpr {
+    /// True when the expression refers to a rule anywhere (the rules themselves not followed).
+    var callsRules: Bool {
+        switch self {
+        case .rule: return true
+        case .sequence(let parts), .choice(let parts): return parts.contains { $0.callsRules }
+        case .repeat(let inner, _, _): return inner.callsRules
+        case .tokenBudget(let body, _, let then): return body.callsRules || then.callsRules
+        case .empty, .nothing, .bytes, .byteSet, .token: return false
+        }
+    }
+
     /// A literal string as its UTF-8 bytes.
     public static func literal(_ s: String) -> GrammarExpr { .bytes(Array(s.utf8)) }
     public static func optional(_ e: GrammarExpr) -> GrammarExpr { .repeat(e, min: 0, max: 1) }

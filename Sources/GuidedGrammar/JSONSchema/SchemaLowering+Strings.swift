@@ -108,17 +108,18 @@ extension SchemaLowering {
             // A product of the content automaton with the length bound has about (content states) × (bound)
             // states: past the automaton limit (or from `countedLengthsFrom` on) the length is counted instead.
             let length = lengthPart(parts[0].pointer)
-            if let e = contents.counted(intersectionKey(parts + [length], f)) { return e }
-            if contents.intersection(intersectionKey(parts + [length], f)) == nil {
+            let key = intersectionKey(parts + [length], f)
+            if let e = contents.counted(key) { return e }
+            if let e = contents.intersection(key) { content = e } else {
                 let plain = try contentIntersection(parts, f)
                 let product = plain.stateCount * (min(mx, plain.longestWordLength ?? mx) + 1)
                 if mx >= options.limits.countedLengthsFrom || product > automatonLimits.maxDFAStates {
                     return try countedString(parts, f, length: length, content: plain)
                 }
-            }
-            do { content = try intersectContents(parts + [length], f) } catch where error.kind == .tooComplex {
-                do { return try countedString(parts, f, length: length, content: nil) } catch { }
-                throw error
+                do { content = try intersectContents(parts + [length], f, allButLast: plain) } catch where error.kind == .tooComplex {
+                    do { return try countedString(parts, f, length: length, content: plain) } catch { }
+                    throw error
+                }
             }
         } else {
             if lengthLimited { parts.append(lengthPart(parts[0].pointer)) }
@@ -130,12 +131,11 @@ extension SchemaLowering {
     /// A string of the content language of `parts` whose length `length` bounds, kept as a counter beside
     /// the content automaton (`CountedLength`, `GrammarRule.countedLength`): one rule, quotes included,
     /// shared by every location with the same parts and bounds.
+    /// `content` is the automaton of `parts` (`contentIntersection`).
     mutating func countedString(_ parts: [ContentLanguages.Part], _ f: SchemaFacts, length: ContentLanguages.Part,
-                                content: ByteDFA?) throws(JSONSchemaCompileError) -> GrammarExpr {
+                                content dfa: ByteDFA) throws(JSONSchemaCompileError) -> GrammarExpr {
         let key = intersectionKey(parts + [length], f)
         if let e = contents.counted(key) { return e }
-        let dfa: ByteDFA
-        if let content { dfa = content } else { dfa = try contentIntersection(parts, f) }
         if dfa.isEmpty { return .nothing }
         let counted: CountedLength
         do { counted = try CountedLength(content: dfa, minimum: f.minLength, maximum: f.maxLength!) } catch {
@@ -150,7 +150,7 @@ extension SchemaLowering {
         // then lies in this rule): the mask compiler reads it as it reads the same pattern elsewhere. Else
         // the automaton is written out (as rules of its own where large).
         let body: GrammarExpr
-        if parts.count == 1 && f.negatedPatterns.isEmpty && f.negatedFormats.isEmpty && f.excluded.isEmpty && !Self.callsRules(parts[0].expr) {
+        if parts.count == 1 && f.negatedPatterns.isEmpty && f.negatedFormats.isEmpty && f.excluded.isEmpty && !parts[0].expr.callsRules {
             body = .seq([parts[0].expr, .literal("\"")])
         } else {
             body = dfa.grammarExpr(into: &grammar, name: "counted", followedBy: .literal("\""))
@@ -183,25 +183,24 @@ extension SchemaLowering {
     ///
     /// Memoized by what the parts are (pattern sources, format names, length bounds) and what is taken
     /// away: large schemas repeat the same `pattern` + `maxLength` pair in many places, and each product
-    /// automaton costs milliseconds.
-    mutating func intersectContents(_ parts: [ContentLanguages.Part], _ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// automaton costs milliseconds. `allButLast`: the automaton of the other parts (with what is taken
+    /// away), where the caller has it already.
+    mutating func intersectContents(_ parts: [ContentLanguages.Part], _ f: SchemaFacts,
+                                    allButLast: ByteDFA? = nil) throws(JSONSchemaCompileError) -> GrammarExpr {
         let key = intersectionKey(parts, f)
         if let e = contents.intersection(key) { return e }
-        let dfa = try contentIntersection(parts, f)
+        let dfa: ByteDFA
+        if let allButLast, let last = parts.last {
+            let d = try contentDFA(last)
+            do { dfa = try allButLast.intersection(d, limits: automatonLimits) } catch {
+                throw JSONSchemaCompileError(.tooComplex, keyword: last.keyword, pointer: last.pointer, detail: error.description)
+            }
+        } else {
+            dfa = try contentIntersection(parts, f)
+        }
         let e = dfa.isEmpty ? GrammarExpr.nothing : dfa.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))
         contents.remember(e, for: key)
         return e
-    }
-
-    /// Whether `e` refers to a rule anywhere.
-    static func callsRules(_ e: GrammarExpr) -> Bool {
-        switch e {
-        case .rule: return true
-        case .sequence(let parts), .choice(let parts): return parts.contains(where: callsRules)
-        case .repeat(let inner, _, _): return callsRules(inner)
-        case .tokenBudget(let body, _, let then): return callsRules(body) || callsRules(then)
-        case .empty, .nothing, .bytes, .byteSet, .token: return false
-        }
     }
 
     /// What `intersectContents` of `parts` is memoized by.

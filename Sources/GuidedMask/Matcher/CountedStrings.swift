@@ -26,7 +26,7 @@ struct CountedStrings: Sendable {
     /// One counted length being read: its index in `countedLengths`, the content automaton's state (-1:
     /// the content left the language; its stacks are gone), the code points so far, the reader's state.
     struct Lane: Sendable {
-        var index: Int16 = -1
+        var index: Int32 = -1
         var reader: UInt8 = 0
         var state: Int32 = 0
         var count: Int32 = 0
@@ -58,7 +58,7 @@ struct CountedStrings: Sendable {
         for i in 0..<Int(p.laneCount) {
             var lane = p[i]
             // (Every lane reads every byte, so the readers agree, and `closes` may ask the first.)
-            if CharReader.read(b, &lane.reader) { lane.count += 1 }
+            if CharReader.read(b, &lane.reader) { lane.count &+= 1 }
             if lane.state >= 0 { lane.state = lengths[Int(lane.index)].content.next(lane.state, b) }
             p[i] = lane
         }

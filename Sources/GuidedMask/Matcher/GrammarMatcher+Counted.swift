@@ -29,7 +29,7 @@ extension GrammarMatcher {
             guard Int(p.laneCount) < CountedStrings.laneCapacity else {
                 try fail(.tooManyCountedStrings(limit: CountedStrings.laneCapacity))
             }
-            p[Int(p.laneCount)] = CountedStrings.Lane(index: Int16(i), reader: 0, state: 0, count: 0)
+            p[Int(p.laneCount)] = CountedStrings.Lane(index: Int32(i), reader: 0, state: 0, count: 0)
             p.laneCount += 1
         }
     }
@@ -113,7 +113,9 @@ extension GrammarMatcher {
             if mask[Int(t >> 5)] & (1 << (t & 31)) != 0 { try refuseIfFailing(t, from: p, allInside: allInside, mask) }
         }
         if readQuotes {
-            for t in quotes.oneQuote where mask[Int(t >> 5)] & (1 << (t & 31)) != 0 {
+            // (Those longer than `spare` were read above.)
+            for t in quotes.oneQuote where mask[Int(t >> 5)] & (1 << (t & 31)) != 0
+                && Int(vocab.tokenOffsets[Int(t) + 1] - vocab.tokenOffsets[Int(t)]) <= spare {
                 try refuseIfFailing(t, from: p, allInside: allInside, mask)
             }
         }
