@@ -55,7 +55,9 @@ struct PlainTextProof {
     /// grammar started thousands, each near its limits). Past it no new exploration starts. This is
     /// for Qwen2's trie; the matcher passes it scaled to its vocabulary's (`totalWork`).
     static let maxTotalWork = 8_000_000
-    private var spent = 0
+    private(set) var spent = 0
+    /// Explorations started so far (for tests: a question whose answer is known starts none).
+    private(set) var explorations = 0
 
     /// Pairs one exploration may number (`maxPairs`; smaller in tests, to reach the limit cheaply).
     private let pairLimit: Int
@@ -76,17 +78,39 @@ struct PlainTextProof {
     mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
                                        totalWork: Int = maxTotalWork) -> Bool {
         var explorations = 0
-        for x in set {
+        for member in set {
+            // A state that only passes on to another has that state's answer; explorations number the
+            // other one only (see `passThrough`), so asking the state itself would explore its region
+            // again: a bounded repetition's next copy begins with such a state, and every word of
+            // `(?:\S+\s+){0,99}` re-explored the chain of copies after it (3 ms a first visit).
+            let x = Self.passThrough(member, nfa: nfa)
             switch known[Int(x)] {
             case 1: return true
             case 2: continue
             default:
                 if abandoned.contains(x) || explorations >= 4 || spent > totalWork { continue }
                 explorations += 1
+                self.explorations += 1
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
             }
         }
         return false
+    }
+
+    /// Where `t` passes on to: the state after a chain of states without bytes or calls and with one
+    /// ε-edge each (at most 16), which reads exactly what `t` reads.
+    @inline(__always)
+    static func passThrough(_ start: Int32, nfa: GrammarNFA) -> Int32 {
+        var t = start
+        var hops = 0
+        while hops < 16, nfa.label[Int(t)] == GrammarNFA.labelNone,
+              nfa.epsilonStart[Int(t) + 1] - nfa.epsilonStart[Int(t)] == 1 {
+            let n = nfa.epsilonTargets[Int(nfa.epsilonStart[Int(t)])]
+            guard nfa.live[Int(n)] else { break }
+            t = n
+            hops += 1
+        }
+        return t
     }
 
     /// The number of pair (s, u), numbered now if new; nil past `maxPairs`. The pairs are a stored array
@@ -157,19 +181,12 @@ struct PlainTextProof {
             if stamp == 0 { for i in classStamp.indices { classStamp[i] = 0 }; stamp = 1 }
             linkTarget.removeAll(keepingCapacity: true); linkNext.removeAll(keepingCapacity: true)
             for z in closure where nfa.label[Int(z)] == GrammarNFA.labelClasses {
-                var t = nfa.target[Int(z)]
-                guard nfa.live[Int(t)] else { continue }
+                let target = nfa.target[Int(z)]
+                guard nfa.live[Int(target)] else { continue }
                 // A target that only passes on to one other state (no bytes, no call, one ε-edge) has
                 // that state's answer: skip to it. Every name-trie node leaves by its own such state into
                 // the one "any text" loop; numbered apart, each was a pair with that loop's whole closure.
-                var hops = 0
-                while hops < 16, nfa.label[Int(t)] == GrammarNFA.labelNone,
-                      nfa.epsilonStart[Int(t) + 1] - nfa.epsilonStart[Int(t)] == 1 {
-                    let n = nfa.epsilonTargets[Int(nfa.epsilonStart[Int(t)])]
-                    guard nfa.live[Int(n)] else { break }
-                    t = n
-                    hops += 1
-                }
+                let t = Self.passThrough(target, nfa: nfa)
                 for k in Int(nfa.labelLow[Int(z)])..<Int(nfa.labelHigh[Int(z)]) {
                     let cls = Int(nfa.classList[k])
                     if classStamp[cls] != stamp {
