@@ -214,47 +214,105 @@ extension GrammarMatcher {
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
     /// allowed from `state` whatever the stack below holds.
     ///
-    /// A search over (automaton state, position in a UTF-8 character, characters read): every byte the
-    /// text automaton allows must have a transition. A state inside an unbounded string passes with a
-    /// handful of pairs, an object key that must differ from the declared names with about one pair per
-    /// prefix of those names; the search gives up past its budget, e.g. in a string whose `maxLength`
-    /// leaves too little room.
+    /// A search over (automaton state, position in a UTF-8 character) pairs: every byte the text
+    /// automaton allows must have a transition. A state inside an unbounded string passes with a handful
+    /// of pairs, an object key that must differ from the declared names with about one pair per prefix
+    /// of those names; the search gives up past its budget, e.g. in a string whose `maxLength` leaves too
+    /// little room.
+    ///
+    /// A bounded slice is searched twice at most. First depth first over (pair, characters read), which
+    /// stops at the first byte without a transition, most often deep in the text, after few pairs. Where
+    /// that passes its budget, layer by layer (characters read) with each pair expanded once, at the
+    /// fewest characters it is reached after (the most room left after it, so a later visit asks less):
+    /// a pattern of counted words (`(?:\S+\s+){0,99}`) reaches the same few states at many depths, and a
+    /// pair per depth took about 2,400 expansions for 16 characters, far past the budget, so every such
+    /// word walked the whole trie. Breadth first from the start, a check that fails at its ninth
+    /// character expanded every pair of the eight before it (2.6 ms in a key of enumerated names).
     mutating func sliceApplies(_ slice: TokenSlice, state: Int32, pairBudget: Int? = nil, excludingAtBoundary skipped: Set<Int> = []) -> Bool {
-        let t = compiled.tables
         let bounded = slice.maxCharacters != Int.max
         let depthLimit = bounded ? slice.maxCharacters : 0
-        // A bounded string's chain of length-counting states has about 20 per character: one between
-        // characters and one per continuation byte still expected after each group of lead bytes the
-        // grammar spells separately (E0, E1–EC, ED, EE–EF, F0, F1–F3, F4). Unbounded: enough for a key
-        // automaton that excludes a hundred declared names.
-        let budget = pairBudget ?? (bounded ? 32 * (depthLimit + 1) : 16_384)
+        var work = TextSearchWork(stepLimit: compiled.vocabulary.checkBudget(Self.sliceCheckSteps),
+                                  setBytesLimit: compiled.vocabulary.checkBudget(Self.sliceCheckSetBytes),
+                                  setBytesAtStart: compiled.tables.automaton.setBytesBuilt)
+        // A bounded string's chain of length-counting states has about 20 pairs per character: one
+        // between characters and one per continuation byte still expected after each group of lead bytes
+        // the grammar spells separately (E0, E1–EC, ED, EE–EF, F0, F1–F3, F4). Text of counted words
+        // (`\S` and `\s` part at lead bytes) has more than 34 per character over 16 once each pair
+        // counts once. Unbounded: enough for a key automaton that excludes a hundred declared names.
+        guard bounded else { return searchText(state, depthLimit: 0, budget: pairBudget ?? 16_384, layered: false, skipped, &work) ?? false }
+        if let r = searchText(state, depthLimit: depthLimit, budget: pairBudget ?? 32 * (depthLimit + 1), layered: false, skipped, &work) { return r }
+        // Layered only where the first search met its pairs at several depths each, 2.5 on average (words
+        // met them at 3-4); where most pairs have one or two (a trie of names, a length chain, searched
+        // words) it would expand the same pairs again, each layer in full before the one where the text
+        // fails (o65510's and o12278's `scopes`: about 2 each, 3 ms more per first visit when layered).
+        if pairBudget != nil || depthLimit > Self.maxDepthMaskLimit || 2 * work.expanded < 5 * visited.count { return false }
+        return searchText(state, depthLimit: depthLimit, budget: 64 * (depthLimit + 1), layered: true, skipped, &work) ?? false
+    }
+
+    /// Bounded searches keep the depths a pair was expanded at as bits of one value.
+    static var maxDepthMaskLimit: Int { 30 }
+
+    /// What one `sliceApplies` may spend over its searches.
+    struct TextSearchWork {
         var steps = 0
-        let stepLimit = compiled.vocabulary.checkBudget(Self.sliceCheckSteps)
-        let setBytesLimit = compiled.vocabulary.checkBudget(Self.sliceCheckSetBytes)
-        let setBytesAtStart = t.automaton.setBytesBuilt
+        /// Pairs expanded by the last search (per depth where it was depth first).
+        var expanded = 0
+        let stepLimit: Int
+        let setBytesLimit: Int
+        let setBytesAtStart: Int
+    }
+
+    /// One search of `sliceApplies`: true when every text up to `depthLimit` characters (0: any) is read,
+    /// false when some byte is not or the work limits are passed, nil past `budget` pairs expanded.
+    /// `layered`: breadth first over pairs, else depth first over (pair, characters read).
+    mutating func searchText(_ state: Int32, depthLimit: Int, budget: Int, layered: Bool, _ skipped: Set<Int>,
+                                     _ work: inout TextSearchWork) -> Bool? {
+        let t = compiled.tables
+        let bounded = depthLimit > 0
+        // Depth first and bounded: one key per pair, its value the depths it was met at (bits; deeper
+        // limits key each depth apart), so that `sliceApplies` can tell how many distinct pairs it met.
+        let depthBits = bounded && !layered && depthLimit <= Self.maxDepthMaskLimit
+        let depthKeys = layered || depthBits ? 1 : depthLimit + 1
         visited.reset()
         var stack: [(state: Int32, u: UInt8, depth: Int)] = [(state, SliceUTF8.boundary, 0)]
-        while let (q, u, d) = stack.popLast() {
-            let key = (Int(q) * SliceUTF8.stateCount + Int(u)) * (depthLimit + 1) + d
-            if !visited.insert(key) { continue }
-            if visited.count > budget { return false }
-            if bounded && u == SliceUTF8.boundary && d == depthLimit { continue }
-            let edges = compiled.sliceEdges[Int(u)]
-            steps += edges.count
-            if steps > stepLimit { return false }
-            for (cls, u2) in edges {
-                // A gap slice's excluded characters (single-byte, read between characters) are not read.
-                if u2 == SliceUTF8.boundary && u == SliceUTF8.boundary && !skipped.isEmpty && skipped.contains(cls) { continue }
-                var target = t.entry(q, Int(cls))
-                if target == 0 {
-                    target = t.automaton.materialize(q, Int(cls))
-                    if t.automaton.setBytesBuilt - setBytesAtStart > setBytesLimit { return false }
+        var nextLayer: [(state: Int32, u: UInt8, depth: Int)] = []
+        work.expanded = 0
+        while true {
+            while let (q, u, d) = stack.popLast() {
+                let key = (Int(q) * SliceUTF8.stateCount + Int(u)) * depthKeys + (depthKeys == 1 ? 0 : d)
+                if depthBits {
+                    let bit = Int32(1) << Int32(d)
+                    let before = visited.count
+                    let seen = visited.value(for: key, inserting: bit)
+                    if visited.count == before {
+                        if seen & bit != 0 { continue }
+                        visited.update(key, to: seen | bit)
+                    }
+                } else if !visited.insert(key) { continue }
+                if bounded && u == SliceUTF8.boundary && d == depthLimit { continue }
+                work.expanded += 1
+                if work.expanded > budget { return nil }
+                let edges = compiled.sliceEdges[Int(u)]
+                work.steps += edges.count
+                if work.steps > work.stepLimit { return false }
+                for (cls, u2) in edges {
+                    // A gap slice's excluded characters (single-byte, read between characters) are not read.
+                    if u2 == SliceUTF8.boundary && u == SliceUTF8.boundary && !skipped.isEmpty && skipped.contains(cls) { continue }
+                    var target = t.entry(q, Int(cls))
+                    if target == 0 {
+                        target = t.automaton.materialize(q, Int(cls))
+                        if t.automaton.setBytesBuilt - work.setBytesAtStart > work.setBytesLimit { return false }
+                    }
+                    if target < 0 { return false }
+                    if bounded && u2 == SliceUTF8.boundary {
+                        if layered { nextLayer.append((target, u2, d + 1)) } else { stack.append((target, u2, d + 1)) }
+                    } else {
+                        stack.append((target, u2, d))
+                    }
                 }
-                if target < 0 { return false }
-                let d2 = bounded && u2 == SliceUTF8.boundary ? d + 1 : d
-                stack.append((target, u2, d2))
             }
+            if nextLayer.isEmpty { return true }
+            swap(&stack, &nextLayer)
         }
-        return true
     }
 }
