@@ -242,7 +242,7 @@ extension GrammarMatcher {
         guard bounded else { return searchText(state, depthLimit: 0, budget: pairBudget ?? 16_384, layered: false, skipped, &work) ?? false }
         if let r = searchText(state, depthLimit: depthLimit, budget: pairBudget ?? 32 * (depthLimit + 1), layered: false, skipped, &work) { return r }
         // Layered only where the first search met its pairs at several depths each, 2.5 on average (words
-        // met them at 3-4); where most pairs have one or two (a trie of names, a length chain, searched
+        // met them at 2.9-4.3); where most pairs have one or two (a trie of names, a length chain, searched
         // words) it would expand the same pairs again, each layer in full before the one where the text
         // fails (o65510's and o12278's `scopes`: about 2 each, 3 ms more per first visit when layered).
         if pairBudget != nil || depthLimit > Self.maxDepthMaskLimit || 2 * work.expanded < 5 * visited.count { return false }
@@ -266,7 +266,7 @@ extension GrammarMatcher {
     /// false when some byte is not or the work limits are passed, nil past `budget` pairs expanded.
     /// `layered`: breadth first over pairs, else depth first over (pair, characters read).
     mutating func searchText(_ state: Int32, depthLimit: Int, budget: Int, layered: Bool, _ skipped: Set<Int>,
-                                     _ work: inout TextSearchWork) -> Bool? {
+                             _ work: inout TextSearchWork) -> Bool? {
         let t = compiled.tables
         let bounded = depthLimit > 0
         // Depth first and bounded: one key per pair, its value the depths it was met at (bits; deeper
