@@ -201,14 +201,14 @@ public struct RegexParser {
             let kindStart = pos
             switch (peek(1), peek(2)) {
             case (":", _): pos += 2; capturing = false
-            case ("=", _) where lookaround: pos += 2; look = (true, false)
-            case ("!", _) where lookaround: pos += 2; look = (true, true)
-            case ("<", "=") where lookaround: pos += 3; look = (false, false)
-            case ("<", "!") where lookaround: pos += 3; look = (false, true)
-            case ("=", _): throw RegexError(offset: start, kind: .unsupported, "lookahead `(?=` is not supported (not regular)")
-            case ("!", _): throw RegexError(offset: start, kind: .unsupported, "negative lookahead `(?!` is not supported (not regular)")
-            case ("<", "="): throw RegexError(offset: start, kind: .unsupported, "lookbehind `(?<=` is not supported (not regular)")
-            case ("<", "!"): throw RegexError(offset: start, kind: .unsupported, "negative lookbehind `(?<!` is not supported (not regular)")
+            case ("=", _), ("!", _):
+                look = (true, peek(1) == "!")
+                guard lookaround else { throw RegexLowering.lookaroundError(ahead: true, negative: look!.negative, offset: start) }
+                pos += 2
+            case ("<", "="), ("<", "!"):
+                look = (false, peek(2) == "!")
+                guard lookaround else { throw RegexLowering.lookaroundError(ahead: false, negative: look!.negative, offset: start) }
+                pos += 3
             case ("<", _):
                 pos += 2
                 var name = ""
