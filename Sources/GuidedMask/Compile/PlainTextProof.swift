@@ -55,7 +55,7 @@ struct PlainTextProof {
     /// grammar started thousands, each near its limits). Past it no new exploration starts. This is
     /// for Qwen2's trie; the matcher passes it scaled to its vocabulary's (`totalWork`).
     static let maxTotalWork = 8_000_000
-    private(set) var spent = 0
+    private var spent = 0
     /// Explorations started so far (for tests: a question whose answer is known starts none).
     private(set) var explorations = 0
 
