@@ -104,7 +104,7 @@ struct SchemaLowering {
                   let one = stringDisjunction(key, flat, pointer: firstPointer) {
             body = one
         } else {
-            body = try lowerDisjunctions(flat)
+            body = try lowerDisjunctions(flat, types: facts.satisfiableTypes)
         }
         grammar.define(rule, as: body)
         return .rule(rule)
@@ -146,38 +146,50 @@ struct SchemaLowering {
         return false
     }
 
-    /// Distributes the conjunction over its `anyOf`/`oneOf` groups.
-    mutating func lowerDisjunctions(_ flat: Flattened) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// Distributes the conjunction over its `anyOf`/`oneOf` groups; `types` bounds the types of the
+    /// conjunction's instances (its merged facts' types), and branches and combinations outside it are
+    /// dropped first (`SchemaLowering+TypeBounds`).
+    mutating func lowerDisjunctions(_ flat: Flattened, types: InstanceTypes) throws(JSONSchemaCompileError) -> GrammarExpr {
+        // Everything in the conjunction besides its groups goes with every alternative: the locations'
+        // own keywords, and the negations, key presence/absence, member schemas and type restriction the
+        // flattening collected (dropping any of them once let invalid instances through, e.g.
+        // 'not: {maxLength: 1}' beside an 'anyOf' accepted "", and a nested else-if lost its outer test).
+        let base = flat.besideGroups
+        guard var groups = droppingAlternatives(of: flat.groups, outside: types) else { return .nothing }
         var total = 1
-        for g in flat.groups {
+        for g in groups {
             total *= g.alternatives.count
             if total > options.limits.maxAlternatives {
                 throw JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
                                              detail: "more than \(options.limits.maxAlternatives) combined alternatives")
             }
         }
-        // Everything in the conjunction besides its groups goes with every alternative: the locations'
-        // own keywords, and the negations, key presence/absence, member schemas and type restriction the
-        // flattening collected (dropping any of them once let invalid instances through, e.g.
-        // 'not: {maxLength: 1}' beside an 'anyOf' accepted "", and a nested else-if lost its outer test).
-        let base = flat.besideGroups
-        var groups = flat.groups
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
+        // A combination is lowered only where its alternatives' types meet, and where its own facts admit
+        // some type (an alternative requiring a member that another, or the base, forbids: a `oneOf`
+        // branch beside the negations of the others).
+        let bounds = alternativeTypes(of: groups, within: types)
         var alternatives: [GrammarExpr] = []
-        for key in Self.combinations(of: groups, beside: base) { alternatives.append(try lowerConjunction(key)) }
+        for key in Self.combinations(of: groups, beside: base, where: { Self.typesMeet(bounds, $0, within: types) })
+        where !typeBound(key).isEmpty {
+            alternatives.append(try lowerConjunction(key))
+        }
         if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
         return .alt(alternatives)
     }
 
     /// Every conjunction of `base` with one alternative of each group (the first group's choice varies
-    /// fastest).
-    static func combinations(of groups: [DisjunctionGroup], beside base: [Conjunct]) -> [[Conjunct]] {
+    /// fastest) whose choice of alternatives, one index per group, `keep` accepts.
+    static func combinations(of groups: [DisjunctionGroup], beside base: [Conjunct],
+                             where keep: ([Int]) -> Bool = { _ in true }) -> [[Conjunct]] {
         var out: [[Conjunct]] = []
         var choice = [Int](repeating: 0, count: groups.count)
         while true {
-            var key = base
-            for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
-            out.append(key)
+            if keep(choice) {
+                var key = base
+                for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
+                out.append(key)
+            }
             var i = 0
             while i < choice.count {
                 choice[i] += 1

@@ -1,0 +1,111 @@
+import Testing
+import GuidedSchema
+@testable import GuidedGrammar
+
+/// Branches of `anyOf`/`oneOf` whose types cannot meet the rest of the conjunction, and combinations of
+/// branches whose types cannot meet each other, are dropped before the conjunction is distributed
+/// (`SchemaLowering+TypeBounds`): the language is the same, and no rule is lowered for them.
+@Suite struct TypeBoundPruningTests {
+    /// `v` must satisfy two `oneOf`s, each of a string, an array and a number: of their nine
+    /// combinations only string-string, array-array and number-number admit an instance.
+    static let twoGroups = ##"""
+    {"type":"object","properties":{"v":{"allOf":[
+       {"oneOf":[{"type":"string","minLength":2},{"type":"array","maxItems":1},{"type":"integer","minimum":5}]},
+       {"oneOf":[{"type":"string","maxLength":3},{"type":"array","minItems":1},{"type":"integer","maximum":7}]}]}},
+     "required":["v"],"additionalProperties":false}
+    """##
+
+    @Test func onlyCombinationsWhoseTypesMeetAreLowered() throws {
+        let g = try JSONSchemaTestSupport.compile(Self.twoGroups)
+        // The conjunction's own rule, and one per kept combination (each keyed first by `v`'s location).
+        #expect(g.rules.filter { $0.name == "schema:/properties/v" }.count == 1 + 3)
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(
+            schema: Self.twoGroups,
+            accept: [#"{"v":"ab"}"#, #"{"v":"abc"}"#, #"{"v":[1]}"#, #"{"v":5}"#, #"{"v":7}"#],
+            reject: [#"{"v":"a"}"#, #"{"v":"abcd"}"#, #"{"v":[]}"#, #"{"v":[1,2]}"#, #"{"v":4}"#, #"{"v":8}"#,
+                     #"{"v":null}"#, #"{"v":{}}"#, #"{"v":5.5}"#]))
+    }
+
+    /// A branch that cannot meet the conjunction's own `type` is dropped before the groups are counted
+    /// against `maxAlternatives`: 3 x 3 combinations would pass a limit of 4, the 2 x 2 that can hold
+    /// do not.
+    @Test func branchesOutsideTheConjunctionsTypesDoNotCountAgainstTheLimit() throws {
+        let schema = ##"""
+        {"type":"string","allOf":[
+           {"anyOf":[{"minLength":2},{"type":"integer"},{"pattern":"^a"}]},
+           {"anyOf":[{"maxLength":3},{"type":"array"},{"pattern":"b$"}]}]}
+        """##
+        var options = JSONSchemaCompileOptions()
+        options.limits.maxAlternatives = 4
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(
+            schema: schema, accept: [#""ab""#, #""a""#, #""abcb""#, #""xyz""#, #""axxxb""#],
+            reject: [#""""#, #""b""#, #""xyzw""#, #""axxxx""#, #""x""#, "1", "[]"]), options: options)
+        options.limits.maxAlternatives = 3
+        let e = JSONSchemaTestSupport.error(schema, options)
+        #expect(e?.keyword == "anyOf")
+        #expect(e?.description.hasSuffix("more than 3 combined alternatives") == true)
+    }
+
+    /// A `oneOf` branch that no instance of the conjunction satisfies is false for all of them: exactly
+    /// one of the others must hold, as before.
+    @Test func oneOfKeepsItsMeaningWithoutTheDroppedBranches() throws {
+        let schema = ##"""
+        {"type":"object","oneOf":[{"required":["a"]},{"type":"number"},{"maxProperties":1},{"type":"string"}]}
+        """##
+        let g = try JSONSchemaTestSupport.compile(schema)
+        // The root's rule and one per object branch (the number and string branches are never lowered).
+        #expect(g.rules.filter { $0.name == "schema" }.count == 1 + 2)
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(
+            schema: schema, accept: ["{}", #"{"b":1}"#, #"{"a":1,"b":2}"#],
+            reject: [#"{"a":1}"#, #"{"b":1,"c":2}"#, "1", #""s""#, "null"]))
+    }
+
+    /// Branch 0 beside the negation of branch 1 (`not required [a, b]`: a or b absent): the combination
+    /// that requires `a` and forbids it admits no object, and objects are all the conjunction admits.
+    @Test func combinationsWhoseFactsContradictAreNotLowered() throws {
+        let schema = ##"{"type":"object","oneOf":[{"required":["a"]},{"required":["a","b"]}]}"##
+        let g = try JSONSchemaTestSupport.compile(schema)
+        #expect(g.rules.filter { $0.name == "schema" }.count == 3)
+        let accept = [#"{"a":1}"#, #"{"a":1,"c":2}"#]
+        let reject = ["{}", #"{"a":1,"b":2}"#, #"{"b":1}"#, #"{"b":1,"a":2}"#, "1"]
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(schema: schema, accept: accept, reject: reject))
+        // In member sets `a` may also come after an undeclared member.
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(schema: schema, accept: accept + [#"{"c":2,"a":1}"#], reject: reject),
+                                                options: JSONSchemaCompileOptions(propertyOrder: .memberSets))
+    }
+
+    @Test func satisfiableTypesDropTypesWhoseKeywordsContradict() {
+        var f = SchemaFacts()
+        #expect(f.satisfiableTypes == .all)
+        f.required = ["a", "b"]
+        f.maxProperties = 1
+        #expect(f.satisfiableTypes == InstanceTypes.all.subtracting(.object))
+        f.maxProperties = 2
+        f.forbiddenKeys = ["b"]
+        #expect(f.satisfiableTypes == InstanceTypes.all.subtracting(.object))
+        f = SchemaFacts()
+        f.minLength = 3
+        f.maxLength = 2
+        f.minItems = 1
+        f.maxItems = 0
+        #expect(f.satisfiableTypes == InstanceTypes.all.subtracting([.string, .array]))
+        f = SchemaFacts()
+        f.lower = NumberBound(value: JSONNumber(2), exclusive: false)
+        f.upper = NumberBound(value: JSONNumber(2), exclusive: true)
+        #expect(f.satisfiableTypes == InstanceTypes.all.subtracting([.integer, .fraction]))
+        f.upper = NumberBound(value: JSONNumber(2), exclusive: false)
+        #expect(f.satisfiableTypes == .all)
+        f = SchemaFacts()
+        f.enumValues = [.string("x"), .number(JSONNumber(1))]
+        #expect(f.satisfiableTypes == [.string, .integer])
+        f.unsatisfiable = true
+        #expect(f.satisfiableTypes == [])
+    }
+
+    /// Every branch outside the conjunction's types: nothing is accepted.
+    @Test func aGroupWithNoBranchLeftAdmitsNothing() throws {
+        let schema = ##"{"type":"object","properties":{"v":{"type":"string","anyOf":[{"type":"integer"},{"type":"null"}]}}}"##
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(
+            schema: schema, accept: ["{}"], reject: [#"{"v":"a"}"#, #"{"v":1}"#, #"{"v":null}"#]))
+    }
+}
