@@ -66,6 +66,23 @@ import Testing
             reject: [#"{"y":2,"x":1}"#, #"{"x":1,}"#, #"{,"x":1}"#, #"{"x":1"y":2}"#, #"{"w":1}"#]))
     }
 
+    /// Keys holding large expressions (member-set shapes, member calls, undeclared members) hash the
+    /// first 64 nodes only; `==` still tells apart keys that differ further in.
+    @Test func expressionKeysHashTheirFirstNodes() {
+        func chain(last: UInt8) -> GrammarExpr { .sequence((0..<200).map { .bytes([UInt8($0 % 100), $0 == 199 ? last : 0]) }) }
+        let a = chain(last: 1), b = chain(last: 2)
+        func hash(_ e: GrammarExpr) -> Int { var h = Hasher(); e.hashPrefix(into: &h); return h.finalize() }
+        #expect(hash(a) == hash(b))
+        #expect(hash(a) == hash(chain(last: 1)))
+        #expect(hash(.sequence([.bytes([9])] + Array(repeating: .empty, count: 100))) != hash(.sequence([.bytes([8])] + Array(repeating: .empty, count: 100))))
+        let keys: Set<PrefixHashedExpr> = [PrefixHashedExpr(a), PrefixHashedExpr(b), PrefixHashedExpr(chain(last: 1))]
+        #expect(keys.count == 2)
+        let shape = { (value: GrammarExpr) in MemberSetShape(members: [.init(name: "m", value: value, required: true)], undeclared: .nothing) }
+        let rules: [MemberSetShape: Int] = [shape(a): 1, shape(b): 2]
+        #expect(rules[shape(chain(last: 2))] == 2)
+        #expect(rules[shape(chain(last: 3))] == nil)
+    }
+
     @Test func byteSetMembersAndLowest() {
         let s = ByteSet([0, 63, 64, 127, 128, 200, 255])
         #expect(s.members == [0, 63, 64, 127, 128, 200, 255])

@@ -409,11 +409,11 @@ extension SchemaLowering {
             // masks are computed once, not on the first visit of every key position (milliseconds each in
             // an object with dozens of declared names).
             // Objects that admit the same undeclared members (alternatives of one object) share the rule.
-            if let r = undeclaredRules[undeclaredMember] {
+            if let r = undeclaredRules[PrefixHashedExpr(undeclaredMember)] {
                 undeclaredMember = .rule(r)
             } else {
                 let r = grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true)
-                undeclaredRules[undeclaredMember] = r
+                undeclaredRules[PrefixHashedExpr(undeclaredMember)] = r
                 undeclaredMember = .rule(r)
             }
         }

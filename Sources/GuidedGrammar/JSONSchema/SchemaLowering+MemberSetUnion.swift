@@ -31,8 +31,8 @@ extension SchemaLowering {
             guard let r = memberSetRule(g, pointer: "union") else { return alternatives }
             joined.append(.rule(r))
         }
-        var seen: Set<GrammarExpr> = []
-        return (joined + rest).filter { seen.insert($0).inserted }
+        var seen: Set<PrefixHashedExpr> = []
+        return (joined + rest).filter { seen.insert(PrefixHashedExpr($0)).inserted }
     }
 
     /// Sorts the parts of `e` into member-set objects and the rest, looking through choices and the

@@ -7,6 +7,14 @@ struct MemberSetShape: Hashable {
         var name: String
         var value: GrammarExpr
         var required: Bool
+
+        // Shapes key the member-set rules, and a union's shapes are looked up whole: values hashed by
+        // their first nodes (`hashPrefix`), not walked through at every lookup.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(required)
+            value.hashPrefix(into: &hasher)
+        }
     }
     var members: [Member]
     var undeclared: GrammarExpr
@@ -28,6 +36,13 @@ struct MemberSetShape: Hashable {
         var maximum: Int?
         var undeclaredLimit: Int?
     }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(members)
+        undeclared.hashPrefix(into: &hasher)
+        hasher.combine(dependencies)
+        hasher.combine(counts)
+    }
 }
 
 /// A closing rule's condition: the members it requires, its dependencies (as bits), and how many members
@@ -43,6 +58,11 @@ struct CloseKey: Hashable {
 struct MemberCallKey: Hashable {
     var value: GrammarExpr
     var bit: Int8
+
+    func hash(into hasher: inout Hasher) {
+        value.hashPrefix(into: &hasher)
+        hasher.combine(bit)
+    }
 }
 
 extension SchemaLowering {
