@@ -88,6 +88,55 @@ private typealias S = MaskTestSupport
         #expect(!stringBranches)
     }
 
+    /// How many ways the text branches (`textTargets`, counted up to 3): a trie of two names and the
+    /// escape three; one name and the escape two; a bounded string one; an unbounded run without `a`-`z`
+    /// that a letter leaves for a bounded chain (the start of a `maxLength` string under an unanchored
+    /// `pattern`) two, where `chooseSlice` limits the proof.
+    @Test func textTargetsCountTheWaysTextBranches() throws {
+        func targets(_ gbnf: String) throws -> Int {
+            let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
+            var m = GrammarMatcher(g)
+            return m.textTargets(g.startState)
+        }
+        let t5 = try targets(#"root ::= ("name" | "kind" | [^"\\nk] [^"\\]*) "\"""#)
+        #expect(t5 == 3)
+        let t7 = try targets(#"root ::= ("track" | [^"\\t] [^"\\]*) "\"""#)
+        #expect(t7 == 2)
+        let t9 = try targets(#"root ::= [^"\\]{0,40} "\"""#)
+        #expect(t9 == 1)
+        let t11 = try targets(#"root ::= [^a-z"\\]* [a-z] [^"\\]{0,40} "\"""#)
+        #expect(t11 == 2)
+    }
+
+    /// A question with a caller's pair limit (`anyReadsAllPlainText(pairLimit:)`) gives up past it
+    /// without deciding: the state is not asked again under such a limit, and a full question explores it
+    /// and gets the exact answer. A region within the limit is answered as by a full question.
+    @Test func questionsUnderACallersPairLimitGiveUpWithoutDeciding() throws {
+        func proofOf(_ gbnf: String) throws -> (PlainTextProof, GrammarNFA, [[(cls: Int, u: UInt8)]], Int32) {
+            let grammar = try Grammar(gbnf: gbnf)
+            let classes = ByteClasses(grammar: grammar)
+            let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
+            let compiled = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
+            let start = PlainTextProof.passThrough(nfa.ruleStart[0], nfa: nfa)
+            return (PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count), nfa, compiled.sliceEdges, start)
+        }
+        // 1,500 bounded positions, then any text: every plain string is read, over about 1,500 pairs.
+        var (proof, nfa, edges, start) = try proofOf("root ::= \(Self.plain){0,1500} \(Self.plain)* \"\\\"\"")
+        var answer = proof.anyReadsAllPlainText([start], nfa: nfa, sliceEdges: edges, pairLimit: 1_024)
+        #expect(!answer)
+        #expect(proof.explorations == 1)
+        answer = proof.anyReadsAllPlainText([start], nfa: nfa, sliceEdges: edges, pairLimit: 1_024)
+        #expect(!answer)
+        #expect(proof.explorations == 1, "not retried under a limit")
+        answer = proof.anyReadsAllPlainText([start], nfa: nfa, sliceEdges: edges)
+        #expect(answer)
+        #expect(proof.explorations == 2)
+        // Two ways, each reading any text after its first character: a few pairs, proved under the limit.
+        (proof, nfa, edges, start) = try proofOf(#"root ::= ("t" [^"\\]* | [^"\\t] [^"\\]*) "\"""#)
+        answer = proof.anyReadsAllPlainText([start], nfa: nfa, sliceEdges: edges, pairLimit: 1_024)
+        #expect(answer)
+    }
+
     @Test func narrowerOrBoundedTextDoesNot() throws {
         #expect(try !startReadsAllPlainText(#"root ::= [a-z]* "\"""#))
         #expect(try !startReadsAllPlainText("root ::= \(Self.plain){0,5} \"\\\"\""))

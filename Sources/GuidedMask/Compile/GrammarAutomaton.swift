@@ -213,8 +213,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     /// True when `state` reads every string of plain text by its own byte transitions, proved on its NFA
     /// states (`PlainTextProof`) without making the deterministic states the text passes through.
     /// `sliceEdges[u]`: the (byte class, next position) pairs of `SliceUTF8` position `u`.
-    func readsAllPlainText(_ state: Int32, sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int) -> Bool {
-        builder.withLock { b in b.readsAllPlainText(state, sliceEdges, totalWork: totalWork) }
+    func readsAllPlainText(_ state: Int32, sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int, pairLimit: Int? = nil) -> Bool {
+        builder.withLock { b in b.readsAllPlainText(state, sliceEdges, totalWork: totalWork, pairLimit: pairLimit) }
     }
 
     /// How many NFA states the deterministic state `state` stands for (0 for no state).
@@ -308,10 +308,11 @@ private struct Builder {
     /// Made on the first question (most grammars never ask one).
     private var plainText: PlainTextProof? = nil
 
-    mutating func readsAllPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int) -> Bool {
+    mutating func readsAllPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int, pairLimit: Int?) -> Bool {
         guard state > 0, Int(state) < sets.count else { return false }
         if plainText == nil { plainText = PlainTextProof(stateCount: nfa.stateCount, classCount: classCount) }
-        return plainText!.anyReadsAllPlainText(sets[Int(state)], nfa: nfa, sliceEdges: sliceEdges, totalWork: totalWork)
+        return plainText!.anyReadsAllPlainText(sets[Int(state)], nfa: nfa, sliceEdges: sliceEdges, totalWork: totalWork,
+                                               pairLimit: pairLimit)
     }
 
     mutating func makeRuleStarts() {

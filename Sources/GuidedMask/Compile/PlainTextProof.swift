@@ -23,6 +23,11 @@ struct PlainTextProof {
     private var known: [UInt8]
     /// Regions abandoned at the budget (their start stays unknown and is not retried).
     private var abandoned: Set<Int32> = []
+    /// Regions abandoned at a caller's smaller pair limit (`anyReadsAllPlainText(pairLimit:)`): not
+    /// retried under such a limit, explored again under the full one.
+    private var abandonedAtCallerLimit: Set<Int32> = []
+    /// The pair limit of the question under way (`pairLimit`, or the caller's smaller one).
+    private var questionPairLimit: Int
     /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
     /// position) start in `pairSlots` (-1 none yet), the marks of the ε-closure search, and per byte
     /// class the head of its list of targets.
@@ -64,6 +69,7 @@ struct PlainTextProof {
 
     init(stateCount: Int, classCount: Int, pairLimit: Int = maxPairs) {
         self.pairLimit = pairLimit
+        questionPairLimit = pairLimit
         known = [UInt8](repeating: 0, count: stateCount)
         pairBase = [Int32](repeating: -1, count: stateCount)
         mark = [UInt32](repeating: 0, count: stateCount)
@@ -74,9 +80,13 @@ struct PlainTextProof {
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
     /// `sliceEdges[u]`: the (byte class, next position) pairs of position `u`.
-    /// `totalWork`: the grammar's budget for all explorations (`maxTotalWork`, scaled).
+    /// `totalWork`: the grammar's budget for all explorations (`maxTotalWork`, scaled). `pairLimit`: a
+    /// smaller limit on the pairs of this question's explorations, for a caller that asks on a guess and
+    /// has a cheaper check to fall back on (a state abandoned at it stays unknown for full questions).
     mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
-                                       totalWork: Int = maxTotalWork) -> Bool {
+                                       totalWork: Int = maxTotalWork, pairLimit: Int? = nil) -> Bool {
+        questionPairLimit = min(pairLimit ?? self.pairLimit, self.pairLimit)
+        let limited = questionPairLimit < self.pairLimit
         var explorations = 0
         for member in set {
             // A state that only passes on to another has that state's answer; explorations number the
@@ -89,6 +99,7 @@ struct PlainTextProof {
             case 2: continue
             default:
                 if abandoned.contains(x) || explorations >= 4 || spent > totalWork { continue }
+                if limited && abandonedAtCallerLimit.contains(x) { continue }
                 explorations += 1
                 self.explorations += 1
                 if prove(x, nfa: nfa, sliceEdges: sliceEdges) { return true }
@@ -126,7 +137,7 @@ struct PlainTextProof {
         }
         let known = pairSlots[base + Int(u)]
         if known >= 0 { return known }
-        guard pairs.count < pairLimit else { return nil }
+        guard pairs.count < questionPairLimit else { return nil }
         let p = Int32(pairs.count)
         pairSlots[base + Int(u)] = p
         pairs.append((s, u))
@@ -234,7 +245,8 @@ struct PlainTextProof {
             }
             for c in touched { classHead[c] = -1 }
             touched.removeAll(keepingCapacity: true)
-            if overBudget || linkPair.count > Self.maxLinks { abandoned.insert(start); return false }
+            if linkPair.count > Self.maxLinks || (overBudget && questionPairLimit == pairLimit) { abandoned.insert(start); return false }
+            if overBudget { abandonedAtCallerLimit.insert(start); return false }
             if p == 0 && remaining.contains(0) {
                 // Some plain character has no edge at all from the start (a key that must be one of a
                 // few names): no need to explore further.

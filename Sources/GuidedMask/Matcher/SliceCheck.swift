@@ -39,10 +39,19 @@ extension GrammarMatcher {
         // object that takes undeclared names); a bounded string's position does not (`branchesOnText`).
         let setSize = compiled.automaton.nfaSetSize(state)
         let proofWork = compiled.vocabulary.checkBudget(PlainTextProof.maxTotalWork)
-        let proofFirst = setSize > Self.proofFirstSetSize
-            || (setSize > Self.branchingProofSetSize && branchesOnText(state))
-        func proved() -> Bool { compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork) }
-        if proofFirst && proved() { return (unbounded, nil) }
+        let searchFirst = setSize > Self.proofFirstSetSize
+        let branches = !searchFirst && setSize > Self.branchingProofSetSize ? textTargets(state) : 0
+        let proofFirst = searchFirst || branches >= 2
+        func proved(pairLimit: Int? = nil) -> Bool {
+            compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork, pairLimit: pairLimit)
+        }
+        // Where the text branches two ways only, the proof may be wrong to come first: a bounded string
+        // under an unanchored `pattern` branches so too (a character of the pattern or not), and there the
+        // proof follows both chains of positions to their end (5,000 pairs, 1.8 ms at the start of a
+        // `maxLength: 255` string) before failing. The name tries that branch two ways (one declared name
+        // going on, and the escape to any other name) are small, so that question stops at
+        // `branchingProofPairs`; a trie of several names (three ways or more) keeps the full budget.
+        if proofFirst && proved(pairLimit: branches == 2 ? Self.branchingProofPairs : nil) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
         // (Asked once: a second question would explore up to four more of the set's states.)
@@ -73,19 +82,23 @@ extension GrammarMatcher {
     /// position of a bounded string (every character to the next position), where the proof would
     /// follow the chain of positions to its end before failing there. The walk reads nearly all of
     /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
-    mutating func branchesOnText(_ state: Int32) -> Bool {
+    mutating func branchesOnText(_ state: Int32) -> Bool { textTargets(state) >= 2 }
+
+    /// How many distinct states the printable ASCII characters of plain text lead to from `state`,
+    /// counted up to 3 (see `branchesOnText`).
+    mutating func textTargets(_ state: Int32) -> Int {
         let t = compiled.tables
-        var first: Int32 = 0
+        var targets: (Int32, Int32) = (0, 0)
         var seen = [Bool](repeating: false, count: t.classCount)
         for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C {
             let cls = Int(t.classOf[Int(b)])
             if seen[cls] { continue }
             seen[cls] = true
             let target = t.target(state, cls)
-            if target < 0 || target == first { continue }
-            if first == 0 { first = target } else { return true }
+            if target < 0 || target == targets.0 || target == targets.1 { continue }
+            if targets.0 == 0 { targets.0 = target } else if targets.1 == 0 { targets.1 = target } else { return 3 }
         }
-        return false
+        return targets.0 == 0 ? 0 : targets.1 == 0 ? 1 : 2
     }
 
     /// ASCII characters a gap slice may leave out, at most.
@@ -209,6 +222,8 @@ extension GrammarMatcher {
     /// bounded string inside `anyOf` branches has as many NFA states per position, and there the proof
     /// follows the chain of positions to its end (1.3 → 6 ms when it came first for every such state).
     static var branchingProofSetSize: Int { 8 }
+    /// Pairs a proof asked first where the text branches two ways may explore (see `chooseSlice`).
+    static var branchingProofPairs: Int { 1_024 }
 
     /// True when `state`'s own rule can read, by byte transitions alone (no pop, no push), every string
     /// of plain JSON string characters up to `slice.maxCharacters` long. Then every token of the slice is
