@@ -24,6 +24,24 @@ import GuidedSchema
         Bound(schema: #"{"type":"integer","maximum":1e30000}"#, keyword: "maximum"),
     ]
 
+    /// A `maxLength` past `Int` beside a pattern is clamped, and its product size (the content's states
+    /// times the bound plus one) no longer overflows: the bound passes what the matcher counts, so the
+    /// schema is refused, naming `maxLength`, alone and as an `anyOf` branch (where the fuzzer found the
+    /// trap: Fuzz/regressions/schema/max-length-5e999999999-beside-pattern). A bound it can count, far past
+    /// the product's limit, is counted and exact.
+    @Test func hugeMaxLengthBesidePatternIsRefusedOrCounted() throws {
+        let schema = #"{"type":"string","pattern":"^x","maxLength":51e999999999}"#
+        let union = #"{"anyOf":[{"type":"string","format":"email","maxLength":12},"# + schema + "]}"
+        for s in [schema, union] {
+            let e = JSONSchemaTestSupport.error(s)
+            #expect(e?.kind == .tooComplex)
+            #expect(e?.keyword == "maxLength")
+        }
+        // The reference recognizer does not read counted lengths; the mask tests do (`CountedLengthMaskTests`).
+        let counted = try JSONSchemaTestSupport.compile(#"{"type":"string","pattern":"^x","maxLength":2000000000}"#)
+        #expect(counted.rules.contains { $0.countedLength?.maximum == 2_000_000_000 })
+    }
+
     @Test(arguments: tooLongBounds)
     func boundTooLongIsRefused(_ b: Bound) {
         let e = JSONSchemaTestSupport.error(b.schema)

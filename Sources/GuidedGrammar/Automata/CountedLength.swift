@@ -36,16 +36,30 @@ public final class CountedLength: Hashable, Sendable, CustomStringConvertible {
     /// prefix sum over 0...maximum + 1); empty where that table would be too large to make.
     let unsafe: [Int32]
 
-    /// Refusals of the construction: the tables would pass `maxCells`, or a content state is reached both
+    /// Refusals of the construction: the tables would pass `maxCells`, a content state is reached both
     /// between code points and inside one (a minimized automaton may merge such states where their
-    /// futures agree), so the count there would not say how many code points are left.
-    public enum Refusal: Error, Sendable { case tooLarge(cells: Int), ambiguousCodePoints }
+    /// futures agree), so the count there would not say how many code points are left, or the maximum
+    /// passes what the matcher's counter holds (`Int32`; a `maxLength` of 1e20 arrives clamped near
+    /// `Int.max / 4`).
+    public enum Refusal: Error, Sendable, CustomStringConvertible {
+        case tooLarge(cells: Int), ambiguousCodePoints, maximumPastCounter(Int)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let cells): return "its tables would pass \(cells) cells"
+            case .ambiguousCodePoints: return "a content state lies both between and inside code points"
+            case .maximumPastCounter(let maximum):
+                return "the maximum \(maximum) passes the counter's \(Int32.max - 1)"
+            }
+        }
+    }
 
     /// - Parameter maxCells: most entries of the table (content states × distinct lengths).
     public init(content: ByteDFA, minimum: Int, maximum: Int, maxCells: Int = 4_000_000) throws(Refusal) {
         self.content = content
         self.minimum = minimum
         self.maximum = maximum
+        guard maximum < Int(Int32.max) else { throw .maximumPastCounter(maximum) }
         let n = content.stateCount
         guard let steps = CharSteps(content) else { throw .ambiguousCodePoints }
         // Layers A[0], A[1], … as bitsets, until one repeats or the lengths asked about are covered.
@@ -109,7 +123,9 @@ public final class CountedLength: Hashable, Sendable, CustomStringConvertible {
         // so only the counts below `minimum` are asked state by state.
         var prefix: [Int32] = []
         let live = (0..<n).filter { table[$0 * w] != Int32.max }
-        if n * (minimum + 1) <= 4 * maxCells {
+        // A table of `maximum + 2` counts, made only up to the cells' scale (a `maxLength` of two billion
+        // reserved 8 GB here): without it every count is read token by token, as where it is empty.
+        if n * (minimum + 1) <= 4 * maxCells && maximum + 2 <= 4 * maxCells {
             let deepest = live.map { Int(table[$0 * w]) }.max() ?? 0
             prefix.reserveCapacity(maximum + 2)
             prefix.append(0)

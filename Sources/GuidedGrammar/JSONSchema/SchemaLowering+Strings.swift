@@ -112,7 +112,10 @@ extension SchemaLowering {
             if let e = contents.counted(key) { return e }
             if let e = contents.intersection(key) { content = e } else {
                 let plain = try contentIntersection(parts, f)
-                let product = plain.stateCount * (min(mx, plain.longestWordLength ?? mx) + 1)
+                // Saturated: a fuzzed `maxLength` of 5.1e999999999 arrives as `Int.max`, and `room + 1`
+                // trapped; a room past the automaton limit is counted whatever the content's states.
+                let room = min(mx, plain.longestWordLength ?? mx)
+                let product = room >= automatonLimits.maxDFAStates ? Int.max : plain.stateCount * (room + 1)
                 if mx >= options.limits.countedLengthsFrom || product > automatonLimits.maxDFAStates {
                     return try countedString(parts, f, length: length, content: plain)
                 }
