@@ -70,28 +70,11 @@ private typealias S = MaskTestSupport
         #expect(proof.explorations <= 2)
     }
 
-    /// Which states ask the proof first (`branchesOnText`): a name trie, whose characters lead to each
-    /// name's next prefix and to the escape, does, also where only one name goes on; a bounded string's
-    /// position, whose characters all lead to the next position, does not.
-    @Test func nameTriesBranchOnTextAndStringPositionsDoNot() throws {
-        let trie = try S.compiled(gbnf: #"root ::= ("name" | "kind" | [^"\\nk] [^"\\]*) "\"""#, S.vocabulary(["a", "\""]))
-        var m = GrammarMatcher(trie)
-        let trieBranches = m.branchesOnText(trie.startState)
-        #expect(trieBranches)
-        let one = try S.compiled(gbnf: #"root ::= ("track" | [^"\\t] [^"\\]*) "\"""#, S.vocabulary(["a", "\""]))
-        m = GrammarMatcher(one)
-        let oneBranches = m.branchesOnText(one.startState)
-        #expect(oneBranches, "one declared name going on, and the escape")
-        let string = try S.compiled(gbnf: #"root ::= [^"\\]{0,40} "\"""#, S.vocabulary(["a", "\""]))
-        m = GrammarMatcher(string)
-        let stringBranches = m.branchesOnText(string.startState)
-        #expect(!stringBranches)
-    }
-
-    /// How many ways the text branches (`textTargets`, counted up to 3): a trie of two names and the
-    /// escape three; one name and the escape two; a bounded string one; an unbounded run without `a`-`z`
-    /// that a letter leaves for a bounded chain (the start of a `maxLength` string under an unanchored
-    /// `pattern`) two, where `chooseSlice` limits the proof.
+    /// How many ways the text branches (`textTargets`, counted up to 3), which decides whether a state
+    /// of 9-24 NFA states asks the proof first (two or more) and with what budget (two: limited): a trie
+    /// of two names and the escape three; one name and the escape two (it asks first too); a bounded
+    /// string one (it does not); an unbounded run without `a`-`z` that a letter leaves for a bounded
+    /// chain (the start of a `maxLength` string under an unanchored `pattern`) two.
     @Test func textTargetsCountTheWaysTextBranches() throws {
         func targets(_ gbnf: String) throws -> Int {
             let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))

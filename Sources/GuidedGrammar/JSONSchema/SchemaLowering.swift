@@ -147,8 +147,8 @@ struct SchemaLowering {
     }
 
     /// Distributes the conjunction over its `anyOf`/`oneOf` groups; `types` bounds the types of the
-    /// conjunction's instances (its merged facts' types), and branches and combinations outside it are
-    /// dropped first (`SchemaLowering+TypeBounds`).
+    /// conjunction's instances (its merged facts' `satisfiableTypes`), and branches and combinations
+    /// outside it are dropped first (`SchemaLowering+TypeBounds`).
     mutating func lowerDisjunctions(_ flat: Flattened, types: InstanceTypes) throws(JSONSchemaCompileError) -> GrammarExpr {
         // Everything in the conjunction besides its groups goes with every alternative: the locations'
         // own keywords, and the negations, key presence/absence, member schemas and type restriction the

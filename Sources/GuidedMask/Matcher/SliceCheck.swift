@@ -36,7 +36,7 @@ extension GrammarMatcher {
         // build hundreds of them per mask (10 ms). The proof works on the NFA states themselves, and its
         // answers carry over to the next position: such a state asks the proof first.
         // With fewer NFA states, so does one where the text branches (the first key position of an
-        // object that takes undeclared names); a bounded string's position does not (`branchesOnText`).
+        // object that takes undeclared names); a bounded string's position does not (`textTargets`).
         let setSize = compiled.automaton.nfaSetSize(state)
         let proofWork = compiled.vocabulary.checkBudget(PlainTextProof.maxTotalWork)
         let searchFirst = setSize > Self.proofFirstSetSize
@@ -75,17 +75,14 @@ extension GrammarMatcher {
         return rejected
     }
 
-    /// True when the printable ASCII characters of plain text lead from `state` to more than one
-    /// state: a name trie (a declared name's next character, and the escape to any other name, even
-    /// where a single declared name goes on: after `track` in an object with `tracking` and undeclared
-    /// names the 16-character check built ~500 states, 1.1 ms, before the proof answered at once), not a
-    /// position of a bounded string (every character to the next position), where the proof would
-    /// follow the chain of positions to its end before failing there. The walk reads nearly all of
-    /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
-    mutating func branchesOnText(_ state: Int32) -> Bool { textTargets(state) >= 2 }
-
     /// How many distinct states the printable ASCII characters of plain text lead to from `state`,
-    /// counted up to 3 (see `branchesOnText`).
+    /// counted up to 3. Two or more: a name trie (a declared name's next character, and the escape to
+    /// any other name, even where a single declared name goes on: after `track` in an object with
+    /// `tracking` and undeclared names the 16-character check built ~500 states, 1.1 ms, before the proof
+    /// answered at once), or a bounded string under an unanchored `pattern` (two: a pattern character or
+    /// not). One: a position of a bounded string (every character to the next position), where the proof
+    /// would follow the chain of positions to its end before failing there. The walk reads nearly all of
+    /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
     mutating func textTargets(_ state: Int32) -> Int {
         let t = compiled.tables
         var targets: (Int32, Int32) = (0, 0)
@@ -216,7 +213,7 @@ extension GrammarMatcher {
     /// searches qualified; a key position inside an undeclared member of a 153-name object (~30 NFA
     /// states) spent 1.5 ms in deterministic checks that failed (650 states) before the proof.
     static var proofFirstSetSize: Int { 24 }
-    /// Above this many, where the text branches (`branchesOnText`), the proof is asked first too: the
+    /// Above this many, where the text branches (`textTargets`), the proof is asked first too: the
     /// first key position of an object that takes undeclared names (~12 NFA states) spent 0.5-2 ms in
     /// the loop and 16-character checks' states (one per prefix of every declared name) before it. A
     /// bounded string inside `anyOf` branches has as many NFA states per position, and there the proof
