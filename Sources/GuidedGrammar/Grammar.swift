@@ -290,6 +290,13 @@ public struct Grammar: Hashable, Sendable {
         start = RuleID(0)
     }
 
+    /// A grammar of `rules` whose start rule is the first (`prunedToReachable`).
+    init(rules: [GrammarRule], excludedTokens: [TokenReference]) {
+        self.rules = rules
+        start = RuleID(0)
+        self.excludedTokens = excludedTokens
+    }
+
     /// Declares a rule to be defined later; its body is `.nothing` until then.
     public mutating func declareRule(name: String) -> RuleID {
         rules.append(GrammarRule(name: name, body: .nothing))

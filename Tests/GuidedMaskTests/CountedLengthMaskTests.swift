@@ -73,6 +73,19 @@ import GuidedTokenizers
         #expect(compared > 50)
     }
 
+    /// A counted string as a member under member sets, where the member's location rule is inlined and
+    /// the grammar pruned (`GrammarPruningTests`): the bound holds in the matcher.
+    @Test func aMemberUnderMemberSetsKeepsItsBound() throws {
+        var options = JSONSchemaCompileOptions(whitespace: .compact, propertyOrder: .memberSets)
+        options.limits.countedLengthsFrom = 0
+        let schema = #"{"type":"object","properties":{"s":{"type":"string","pattern":"^[ab]+$","maxLength":3},"n":{"type":"integer"}},"required":["s"]}"#
+        let c = try CompiledGrammar(try JSONSchemaCompiler.compile(text: schema, options: options), vocabulary: VocabularyIndex(Self.vocabulary))
+        #expect(MaskTestSupport.accepts(c, #"{"s":"aba"}"#))
+        #expect(MaskTestSupport.accepts(c, #"{"n":1,"s":"ab"}"#))
+        #expect(!MaskTestSupport.accepts(c, #"{"s":"abab"}"#))
+        #expect(!MaskTestSupport.accepts(c, #"{"n":1,"s":"abab"}"#))
+    }
+
     /// Accepting a token the mask refuses is refused too, and leaves the matcher as it was.
     @Test func acceptRefusesWhatTheMaskRefuses() throws {
         let c = try Self.compile(#"{"type":"string","pattern":"^[ab]+$","minLength":2,"maxLength":3}"#, counted: true)
