@@ -55,3 +55,35 @@ import GuidedTokenizers
         }
     }
 }
+
+/// A sequence that ends in a rule shared in tail position (`RuleSelection.tailShared`: a name trie's
+/// "any other character, then anything" branch at every node) ends its other parts at the shared copy's
+/// entry itself, not at a state that only passes on to it by ε.
+@Suite struct SharedTailEntryTests {
+    typealias S = MaskTestSupport
+
+    /// root ::= "a" t | "b" t | "c" t ; t ::= "x"*
+    static var grammar: Grammar {
+        var g = Grammar()
+        let t = g.addRule(name: "t", body: .star(.literal("x")))
+        g.define(g.start, as: .choice(["a", "b", "c"].map { .sequence([.literal($0), .rule(t)]) }))
+        return g
+    }
+
+    @Test func noPassThroughStateBeforeTheSharedCopy() throws {
+        let c = try S.compiled(Self.grammar, S.vocabulary(["a", "b", "c", "x", "ax", "xx"]))
+        #expect(c.keptRules == ["root"])
+        // Start and final; the copy's entry; one state per further edge out of the start (b, c); the
+        // copy's loop and the state after its "x". With a pass-through state per alternative: 10.
+        #expect(c.nfaStateCount == 7)
+    }
+
+    @Test func theLanguageIsUnchanged() throws {
+        let tokens = ["a", "b", "c", "x", "ax", "xx"]
+        let c = try S.compiled(Self.grammar, S.vocabulary(tokens))
+        for text in ["a", "b", "c", "ax", "bxx", "cxxx"] { #expect(S.accepts(c, text), "\(text)") }
+        for text in ["", "x", "ab", "axa", "xa"] { #expect(!S.accepts(c, text), "\(text)") }
+        #expect(try S.allowed(c, after: "", tokens: tokens) == ["a", "b", "c", "ax"])
+        #expect(try S.allowed(c, after: "b", tokens: tokens) == ["x", "xx", "</s>"])
+    }
+}

@@ -123,10 +123,19 @@ struct NFABuilder {
             try byteEdge(from, classRange(s), to)
         case .sequence(let parts):
             if parts.isEmpty { epsilon(from, to); return }
+            // A sequence ending in a shared tail (a name trie's "anything else" branch, a string
+            // automaton's next-state rule) ends its other parts at the copy's entry itself: the state
+            // between them would only pass on to it by ε (one state per trie node and branch).
+            var count = parts.count, end = to
+            if count >= 2, case .rule(let r) = parts[count - 1], selection.keptIndex[r.index] < 0,
+               selection.tailShared[r.index] {
+                end = try sharedCopyEntry(r.index, to: to)
+                count -= 1
+            }
             var cur = from
-            for (i, p) in parts.enumerated() {
-                let next = i == parts.count - 1 ? to : try newState()
-                try build(p, from: cur, to: next)
+            for i in 0..<count {
+                let next = i == count - 1 ? end : try newState()
+                try build(parts[i], from: cur, to: next)
                 cur = next
             }
         case .choice(let alts):
@@ -173,16 +182,7 @@ struct NFABuilder {
                 target[Int(s)] = to
             } else if selection.tailShared[r.index] {
                 // One copy per end state, entered by ε from every reference that ends there.
-                let key = Int64(r.index) << 32 | Int64(to)
-                if let entry = sharedCopies[key] { epsilon(from, entry); return }
-                let entry = try newState()
-                epsilon(from, entry)
-                sharedCopies[key] = entry
-                if templateDepth == 0 { pendingCopies.append((r.index, entry, to)); return }
-                let saved = ruleName
-                ruleName = grammar.rules[r.index].name
-                try build(grammar.rules[r.index].body, from: entry, to: to)
-                ruleName = saved
+                epsilon(from, try sharedCopyEntry(r.index, to: to))
             } else {
                 let saved = ruleName
                 ruleName = grammar.rules[r.index].name
@@ -194,6 +194,21 @@ struct NFABuilder {
 }
 
 extension NFABuilder {
+    /// The entry of the copy of tail-shared rule `rule` that ends at `to`: one per (rule, end state),
+    /// made on first use. Outside a template its body is built after the kept rule's (`pendingCopies`).
+    fileprivate mutating func sharedCopyEntry(_ rule: Int, to: Int32) throws(GrammarCompileError) -> Int32 {
+        let key = Int64(rule) << 32 | Int64(to)
+        if let entry = sharedCopies[key] { return entry }
+        let entry = try newState()
+        sharedCopies[key] = entry
+        if templateDepth == 0 { pendingCopies.append((rule, entry, to)); return entry }
+        let saved = ruleName
+        ruleName = grammar.rules[rule].name
+        try build(grammar.rules[rule].body, from: entry, to: to)
+        ruleName = saved
+        return entry
+    }
+
     /// `body` with a budget: entered by ε at a fresh entry state, left by ε from a fresh exit state, and
     /// every state of the body (built at once, in one range) has an ε-edge to one *cut* state, whose
     /// only edge reads the budget's symbol class into `then`. The matcher reads that class when the
