@@ -23,9 +23,10 @@ import GuidedSchema
         #expect(counted.allSatisfy { $0.countedLength?.maximum == 3 })
     }
 
-    /// Rules reached only through a token budget are kept, references into the kept rules are
-    /// renumbered, and every attribute of a kept rule (name, body, sharing hint, member guard, distinct
-    /// items, excluded tokens) is as it was.
+    /// Rules reached only through a token budget are kept; a kept rule keeps its number where the
+    /// number survives, the kept rules past the new count take the numbers unreachable rules left, and
+    /// the references are renumbered; every attribute of a kept rule (name, body, sharing hint, member
+    /// guard, distinct items) and the excluded tokens are as they were.
     @Test func keptRulesAreWholeAndRenumbered() {
         var g = Grammar()
         let dead = g.addRule(name: "dead", body: .literal("x"))
@@ -38,19 +39,25 @@ import GuidedSchema
         g.excludedTokens = [.text("<|im_start|>")]
         _ = dead
         let p = g.prunedToReachable()
-        #expect(p.rules.map(\.name) == ["root", "in-budget", "member", "items"])
-        #expect(p.rules[0].body == .seq([.tokenBudget(.rule(RuleID(1)), maxTokens: 4, then: .rule(RuleID(3))), .literal("!")]))
-        #expect(p.rules[3].body == .seq([.literal("["), .rule(RuleID(2)), .literal("]")]))
-        for (old, new) in [(inBudget, 1), (member, 2)] {
+        // `items` (old 4) takes the number `dead` (1) left; `in-budget` and `member` keep 2 and 3.
+        #expect(p.rules.map(\.name) == ["root", "items", "in-budget", "member"])
+        #expect(p.rules[0].body == .seq([.tokenBudget(.rule(RuleID(2)), maxTokens: 4, then: .rule(RuleID(1))), .literal("!")]))
+        #expect(p.rules[1].body == .seq([.literal("["), .rule(RuleID(3)), .literal("]")]))
+        for (old, new) in [(inBudget, 2), (member, 3), (items, 1)] {
             var expected = g.rules[old.index]
             expected.body = p.rules[new].body
             #expect(p.rules[new] == expected)
         }
-        var items3 = g.rules[items.index]
-        items3.body = p.rules[3].body
-        #expect(p.rules[3] == items3)
-        #expect(p.rules[3].distinctStringItems && p.rules[3].distinctValues == [Array("a".utf8)])
-        #expect(p.rules[2].memberBit == 3 && p.rules[2].countsAsUndeclared)
+        #expect(p.rules[1].distinctStringItems && p.rules[1].distinctValues == [Array("a".utf8)])
+        #expect(p.rules[3].memberBit == 3 && p.rules[3].countsAsUndeclared)
         #expect(p.excludedTokens == g.excludedTokens)
+    }
+
+    /// A grammar whose rules are all reachable is returned as it is.
+    @Test func aGrammarWithoutUnreachableRulesIsUnchanged() {
+        var g = Grammar()
+        let a = g.addRule(name: "a", body: .literal("a"))
+        g.define(g.start, as: .star(.rule(a)))
+        #expect(g.prunedToReachable() == g)
     }
 }
