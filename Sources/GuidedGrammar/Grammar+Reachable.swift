@@ -12,9 +12,14 @@ extension Grammar {
         // New index of each old rule, -1 while unreached (an array: this runs over every reference).
         var index = [Int](repeating: -1, count: rules.count)
         index[start.index] = 0
+        // Per rule, the highest rule number its body refers to: a body referring only below the new
+        // count refers to no moved rule and is kept as it is, without a second walk.
+        var highest = [Int](repeating: -1, count: rules.count)
+        var current = 0
         func scan(_ e: GrammarExpr) {
             switch e {
             case .rule(let r):
+                if r.index > highest[current] { highest[current] = r.index }
                 if index[r.index] < 0 { index[r.index] = reachable.count; reachable.append(r.index) }
             case .sequence(let parts), .choice(let parts): parts.forEach(scan)
             case .repeat(let inner, _, _): scan(inner)
@@ -23,7 +28,7 @@ extension Grammar {
             }
         }
         var i = 0
-        while i < reachable.count { scan(rules[reachable[i]].body); i += 1 }
+        while i < reachable.count { current = reachable[i]; scan(rules[current].body); i += 1 }
         if reachable.count == rules.count && start.index == 0 { return self }
         // A reachable rule keeps its number where that number survives (below the count kept); the
         // reachable rules past it fill the numbers of the unreachable ones below it, in order. Only the
@@ -72,7 +77,7 @@ extension Grammar {
         }
         let kept = order.map { r -> GrammarRule in
             var rule = rules[r]
-            if let body = renumbered(rule.body) { rule.body = body }
+            if highest[r] >= count || start.index != 0, let body = renumbered(rule.body) { rule.body = body }
             return rule
         }
         return Grammar(rules: kept, excludedTokens: excludedTokens)
