@@ -152,12 +152,26 @@ public struct JSONParser {
 
     mutating func parseString() throws(JSONParseError) -> String {
         i += 1
-        var out: [UInt8] = []
+        // Most strings (keys, keywords, names) are plain ASCII without escapes: made straight from the
+        // input bytes. The general loop below copied them byte run by byte run (a 166 KB Kubernetes
+        // schema took 3 ms to parse, most of it here).
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: bytes[start..<i - 1], as: UTF8.self)
+            }
+            if c < 0x20 || c >= 0x80 || c == UInt8(ascii: "\\") { break }
+            i += 1
+        }
+        var out = Array(bytes[start..<i])
         while true {
             guard i < bytes.count else { throw error("unterminated string") }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") { i += 1; break }
             if c < 0x20 { throw error("control character in a string must be escaped") }
+            if c < 0x80 && c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             if c != UInt8(ascii: "\\") {
                 // Validate UTF-8 as we copy: a JSON text must be Unicode.
                 let len = try utf8SequenceLength(at: i)

@@ -53,6 +53,29 @@ import Testing
         }
     }
 
+    /// A string is read straight from the input while it is plain ASCII, and by the general loop from
+    /// the first escape, non-ASCII byte or control character on: values and error offsets are the same
+    /// wherever that switch happens.
+    @Test func stringsSwitchingFromThePlainRun() throws {
+        let cases: [(String, String)] = [
+            (#""""#, ""), (#""plain key""#, "plain key"), (#""ab\nc""#, "ab\nc"), (#""ab\"c""#, "ab\"c"),
+            (#""caf\u00e9!""#, "café!"), (#""café!""#, "café!"), (#""é""#, "é"), (#""a😀b\/""#, "a😀b/"),
+            (#""\\x""#, "\\x"), (#""x\\""#, "x\\"),
+        ]
+        for (text, value) in cases {
+            #expect(try JSONParser.parse(text) == .string(value), "\(text)")
+            #expect(try JSONParser.parse("[" + text + "," + text + "]") == .array([.string(value), .string(value)]))
+        }
+        func failure(_ bytes: [UInt8]) -> String {
+            do { _ = try JSONParser.parse(bytes: bytes); return "accepted" } catch { return "\(error.offset) \(error.message)" }
+        }
+        // A control character after a plain prefix, invalid UTF-8 after one, an end after one.
+        #expect(failure(Array("\"abc\ndef\"".utf8)) == "4 control character in a string must be escaped")
+        #expect(failure([0x22, 0x61, 0x62, 0xC3, 0x28, 0x22]) == "3 invalid UTF-8 sequence")
+        #expect(failure(Array("\"abc".utf8)) == "4 unterminated string")
+        #expect(failure(Array("\"ab\\".utf8)) == "4 unterminated escape")
+    }
+
     @Test func rejectsInvalidUTF8() {
         do {
             _ = try JSONParser.parse(bytes: [0x22, 0xC3, 0x28, 0x22])
