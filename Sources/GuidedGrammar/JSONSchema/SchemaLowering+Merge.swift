@@ -66,6 +66,8 @@ struct Flattened: Sendable {
 
 extension SchemaLowering {
     static func normalize(_ key: [Conjunct]) -> [Conjunct] {
+        // One conjunct is its own normal form (most keys: a member's value, an item, a definition).
+        if key.count <= 1 { return key }
         var seen: [Int: Conjunct] = [:]
         var others: Set<Conjunct> = []
         for c in key {
