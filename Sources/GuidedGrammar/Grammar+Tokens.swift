@@ -17,6 +17,7 @@ public enum TokenResolutionError: Error, Sendable, Equatable, CustomStringConver
 extension Grammar {
     /// True when some rule names a token (`.token`), has a token budget, or the grammar excludes tokens.
     public var usesTokens: Bool {
+        if knownTokenFree { return false }
         if !excludedTokens.isEmpty { return true }
         return rules.contains { $0.body.mentionsTokens }
     }

@@ -277,6 +277,10 @@ public struct MemberCounts: Hashable, Sendable {
 public struct Grammar: Hashable, Sendable {
     public private(set) var rules: [GrammarRule] = []
     public var start: RuleID
+    /// Known to name no token, have no token budget and exclude no token (`usesTokens` false), from a
+    /// walk already made (`prunedToReachable`); cleared by every change to a body or to
+    /// `excludedTokens`. A cache: not part of equality.
+    var knownTokenFree = false
 
     /// An empty grammar whose start rule is declared (body `.nothing`) and must be defined.
     public init(startName: String = "root") {
@@ -305,12 +309,14 @@ public struct Grammar: Hashable, Sendable {
 
     public mutating func define(_ id: RuleID, as body: GrammarExpr) {
         rules[id.index].body = body
+        knownTokenFree = false
     }
 
     /// Adds a rule; `shared` is the mask compiler's hint (see `GrammarRule.shared`).
     @discardableResult
     public mutating func addRule(name: String, body: GrammarExpr, shared: Bool = false) -> RuleID {
         rules.append(GrammarRule(name: name, body: body, shared: shared))
+        knownTokenFree = false
         return RuleID(rules.count - 1)
     }
 
@@ -372,5 +378,17 @@ public struct Grammar: Hashable, Sendable {
     /// Tokens never read as text anywhere in the grammar (a chat model's `<|im_start|>` inside an
     /// answer), besides the tokens the grammar names with `.token`, which are excluded already. A
     /// token's bytes may still be spelled by other tokens where the grammar reads them as text.
-    public var excludedTokens: [TokenReference] = []
+    public var excludedTokens: [TokenReference] = [] {
+        didSet { knownTokenFree = false }
+    }
+
+    public static func == (a: Grammar, b: Grammar) -> Bool {
+        a.start == b.start && a.excludedTokens == b.excludedTokens && a.rules == b.rules
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rules)
+        hasher.combine(start)
+        hasher.combine(excludedTokens)
+    }
 }

@@ -60,4 +60,35 @@ import GuidedSchema
         g.define(g.start, as: .star(.rule(a)))
         #expect(g.prunedToReachable() == g)
     }
+
+    /// The pruning walk sees every kept body, so it also answers `usesTokens` for the pruned grammar;
+    /// any later change to a body or to the excluded tokens asks again.
+    @Test func theWalkAnswersUsesTokensUntilTheGrammarChanges() {
+        var g = Grammar()
+        let a = g.addRule(name: "a", body: .literal("a"))
+        _ = g.addRule(name: "dead", body: .token(.text("<|im_end|>")))
+        g.define(g.start, as: .seq([.rule(a), .rule(a)]))
+        var p = g.prunedToReachable()
+        #expect(p.knownTokenFree && !p.usesTokens)
+        #expect(p == Grammar(rules: p.rules, excludedTokens: []))   // a cache, not part of equality
+        p.define(RuleID(1), as: .seq([.literal("a"), .token(.text("<|im_end|>"))]))
+        #expect(!p.knownTokenFree && p.usesTokens)
+        var q = g.prunedToReachable()
+        _ = q.addRule(name: "t", body: .token(.id(3)))
+        #expect(q.usesTokens)
+        var r = g.prunedToReachable()
+        r.excludedTokens = [.text("<|im_start|>")]
+        #expect(r.usesTokens)
+        // Reachable tokens, in a budget or named, and excluded tokens are seen by the walk.
+        var budget = Grammar()
+        budget.define(budget.start, as: .tokenBudget(.literal("x"), maxTokens: 2, then: .empty))
+        #expect(!budget.prunedToReachable().knownTokenFree && budget.prunedToReachable().usesTokens)
+        var named = Grammar()
+        let t = named.addRule(name: "t", body: .token(.id(0)))
+        named.define(named.start, as: .rule(t))
+        #expect(named.prunedToReachable().usesTokens)
+        var excluded = g
+        excluded.excludedTokens = [.id(1)]
+        #expect(excluded.prunedToReachable().usesTokens)
+    }
 }
