@@ -17,7 +17,7 @@ extension Grammar {
         var highest = [Int](repeating: -1, count: rules.count)
         // The walk sees every kept body, so it also tells `usesTokens` (a second whole walk otherwise,
         // 2-3 % of a large schema's compile).
-        var mentionsTokens = false
+        var namesTokens = false
         var current = 0
         func scan(_ e: GrammarExpr) {
             switch e {
@@ -26,8 +26,8 @@ extension Grammar {
                 if index[r.index] < 0 { index[r.index] = reachable.count; reachable.append(r.index) }
             case .sequence(let parts), .choice(let parts): parts.forEach(scan)
             case .repeat(let inner, _, _): scan(inner)
-            case .tokenBudget(let body, _, let then): mentionsTokens = true; scan(body); scan(then)
-            case .token: mentionsTokens = true
+            case .tokenBudget(let body, _, let then): namesTokens = true; scan(body); scan(then)
+            case .token: namesTokens = true
             case .empty, .nothing, .bytes, .byteSet: break
             }
         }
@@ -35,7 +35,7 @@ extension Grammar {
         while i < reachable.count { current = reachable[i]; scan(rules[current].body); i += 1 }
         if reachable.count == rules.count && start.index == 0 {
             var same = self
-            same.knownTokenFree = !mentionsTokens && excludedTokens.isEmpty
+            same.knownTokenFree = !namesTokens && excludedTokens.isEmpty
             return same
         }
         // A reachable rule keeps its number where that number survives (below the count kept); the
@@ -89,7 +89,7 @@ extension Grammar {
             return rule
         }
         var pruned = Grammar(rules: kept, excludedTokens: excludedTokens)
-        pruned.knownTokenFree = !mentionsTokens && excludedTokens.isEmpty
+        pruned.knownTokenFree = !namesTokens && excludedTokens.isEmpty
         return pruned
     }
 }
