@@ -45,14 +45,13 @@ extension Grammar {
         // lowering makes early: nearly every reference changed, and the rewrite copied most of a large
         // schema's grammar, 2-3 ms of a 17 ms Kubernetes compile.)
         let count = reachable.count
-        var isReachable = [Bool](repeating: false, count: rules.count)
-        for r in reachable { isReachable[r] = true }
         var order = [Int](repeating: -1, count: count)
         if start.index == 0 {
+            // `index[r] >= 0`: rule r was reached (its number as found is replaced below).
             var holes: [Int] = []
-            for r in 0..<count { if isReachable[r] { order[r] = r } else { holes.append(r) } }
+            for r in 0..<count { if index[r] >= 0 { order[r] = r } else { holes.append(r) } }
             var next = 0
-            for r in count..<rules.count where isReachable[r] { order[holes[next]] = r; next += 1 }
+            for r in count..<rules.count where index[r] >= 0 { order[holes[next]] = r; next += 1 }
         } else {
             // The start must become rule 0: the others in their old order.
             order = [start.index] + reachable.dropFirst().sorted()
