@@ -170,8 +170,7 @@ struct SchemaLowering {
         // branch beside the negations of the others).
         let bounds = alternativeTypes(of: groups, within: types)
         var alternatives: [GrammarExpr] = []
-        for key in Self.combinations(of: groups, beside: base, where: { Self.typesMeet(bounds, $0, within: types) })
-        where !typeBound(key).isEmpty {
+        for key in admissibleCombinations(of: groups, beside: base, bounds: bounds, within: types) {
             alternatives.append(try lowerConjunction(key))
         }
         if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
@@ -179,17 +178,14 @@ struct SchemaLowering {
     }
 
     /// Every conjunction of `base` with one alternative of each group (the first group's choice varies
-    /// fastest) whose choice of alternatives, one index per group, `keep` accepts.
-    static func combinations(of groups: [DisjunctionGroup], beside base: [Conjunct],
-                             where keep: ([Int]) -> Bool = { _ in true }) -> [[Conjunct]] {
+    /// fastest).
+    static func combinations(of groups: [DisjunctionGroup], beside base: [Conjunct]) -> [[Conjunct]] {
         var out: [[Conjunct]] = []
         var choice = [Int](repeating: 0, count: groups.count)
         while true {
-            if keep(choice) {
-                var key = base
-                for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
-                out.append(key)
-            }
+            var key = base
+            for (gi, g) in groups.enumerated() { key += g.alternatives[choice[gi]] }
+            out.append(key)
             var i = 0
             while i < choice.count {
                 choice[i] += 1
