@@ -82,52 +82,46 @@ struct NumberDFA: Hashable {
         return NumberDFA(next: rows, accepting: accepts)
     }
 
-    /// Removes states that cannot reach acceptance, then merges equivalent states (Moore refinement).
+    /// Removes states that cannot reach acceptance, then merges equivalent states (Hopcroft's refinement,
+    /// `ByteDFA.hopcroftBlocks`, over the 14 symbols), numbered breadth first from the start. A range
+    /// between bounds of hundreds of digits (`maximum: 1.79769e+308`) is a chain of about a thousand
+    /// states, and Moore's refinement, which splits one position of the chain per round and hashed every
+    /// state's signature each round, took 50-70 ms on one.
     func minimized() -> NumberDFA {
         let n = stateCount
-        // Live states: can reach an accepting state.
+        let k = NumberDFA.symbolCount
+        var table = [Int32](repeating: -1, count: n * k)
+        var reverse = [[Int32]](repeating: [], count: n)
+        for s in 0..<n {
+            for sym in 0..<k {
+                let t = next[s][sym]
+                table[s * k + sym] = t
+                if t >= 0 { reverse[Int(t)].append(Int32(s)) }
+            }
+        }
+        // Live states: can reach an accepting state (backwards from them).
         var live = accepting
-        var changed = true
-        while changed {
-            changed = false
-            for s in 0..<n where !live[s] {
-                if next[s].contains(where: { $0 >= 0 && live[Int($0)] }) { live[s] = true; changed = true }
-            }
+        var stack = (0..<n).filter { accepting[$0] }
+        while let s = stack.popLast() {
+            for p in reverse[s] where !live[Int(p)] { live[Int(p)] = true; stack.append(Int(p)) }
         }
-        if !live[0] { return NumberDFA(next: [[Int32](repeating: -1, count: NumberDFA.symbolCount)], accepting: [false]) }
-        var cls = (0..<n).map { live[$0] ? (accepting[$0] ? 1 : 0) : -1 }
-        // Refinement stops when a round splits no class; the count is of live classes only (a dead
-        // state's -1 counted as a class once let a round that did split stop the loop early, merging
-        // digit positions of a bounded range into one self-loop).
-        var count = Set(cls.filter { $0 >= 0 }).count
-        while true {
-            var sigs: [[Int]: Int] = [:]
-            var newCls = [Int](repeating: -1, count: n)
-            for s in 0..<n where live[s] {
-                var sig = [cls[s]]
-                for t in next[s] { sig.append(t >= 0 && live[Int(t)] ? cls[Int(t)] : -1) }
-                if let c = sigs[sig] { newCls[s] = c } else { newCls[s] = sigs.count; sigs[sig] = sigs.count }
-            }
-            cls = newCls
-            if sigs.count == count { break }
-            count = sigs.count
-        }
-        // Renumber so the start state is 0.
-        var order: [Int: Int32] = [cls[0]: 0]
+        if !live[0] { return NumberDFA(next: [[Int32]](repeating: [Int32](repeating: -1, count: k), count: 1), accepting: [false]) }
+        let block = ByteDFA.hopcroftBlocks(table: table, classCount: k, accepting: accepting, live: live)
+        // Renumber so the start state is 0, blocks in the order a breadth-first walk meets them.
+        var order: [Int32: Int32] = [block[0]: 0]
         var queue = [0]
-        var rep: [Int] = [0]
         var qi = 0
         while qi < queue.count {
             let s = queue[qi]; qi += 1
             for t in next[s] where t >= 0 && live[Int(t)] {
-                let c = cls[Int(t)]
-                if order[c] == nil { order[c] = Int32(rep.count); rep.append(Int(t)); queue.append(Int(t)) }
+                let b = block[Int(t)]
+                if order[b] == nil { order[b] = Int32(queue.count); queue.append(Int(t)) }
             }
         }
         var newNext: [[Int32]] = []
         var newAccept: [Bool] = []
-        for s in rep {
-            newNext.append(next[s].map { $0 >= 0 && live[Int($0)] ? order[cls[Int($0)]]! : -1 })
+        for s in queue {
+            newNext.append(next[s].map { $0 >= 0 && live[Int($0)] ? order[block[Int($0)]]! : -1 })
             newAccept.append(accepting[s])
         }
         return NumberDFA(next: newNext, accepting: newAccept)
