@@ -16,12 +16,33 @@ struct ByteNFA {
     let limit: Int
     let grammar: Grammar?
     var activeRules: [RuleID] = []
+    /// One character of the alphabet every string of `expr` is made of (`JSONText.anyChar` for string
+    /// contents), when the caller knows it: loops over it are found (`universalStates`).
+    let universe: GrammarExpr?
+    /// The loop states of unbounded repeats of `universe`.
+    private var universeLoops: [Int32] = []
+    /// States from which every string of the alphabet is accepted, lowest first: a loop over `universe`
+    /// from which the end is reached by ε (what follows the loop may be empty). A pattern's search
+    /// semantics ends with such a loop (`RegexLowering`, `sigmaStar`).
+    private(set) var universalStates: [Int32] = []
 
-    init(_ expr: GrammarExpr, grammar: Grammar?, limits: AutomatonLimits) throws(AutomatonError) {
+    init(_ expr: GrammarExpr, grammar: Grammar?, limits: AutomatonLimits, universe: GrammarExpr? = nil) throws(AutomatonError) {
         self.limit = limits.maxNFAStates
         self.grammar = grammar
+        self.universe = universe
         start = try newState()
         accept = try build(expr, from: start)
+        universalStates = universeLoops.filter(reachesAcceptByEpsilon).sorted()
+    }
+
+    private func reachesAcceptByEpsilon(_ s: Int32) -> Bool {
+        var seen: Set<Int32> = [s]
+        var stack = [s]
+        while let x = stack.popLast() {
+            if x == accept { return true }
+            for t in epsilon[Int(x)] where seen.insert(t).inserted { stack.append(t) }
+        }
+        return false
     }
 
     var stateCount: Int { epsilon.count }
@@ -30,6 +51,7 @@ struct ByteNFA {
     init(limit: Int) {
         self.limit = limit
         self.grammar = nil
+        self.universe = nil
     }
 
     mutating func newState() throws(AutomatonError) -> Int32 {
@@ -86,6 +108,7 @@ struct ByteNFA {
                 return end
             }
             let loop = try newState()
+            if let universe, case .choice = inner, inner == universe { universeLoops.append(loop) }
             epsilon[Int(cur)].append(loop)
             let a = try newState()
             epsilon[Int(loop)].append(a)

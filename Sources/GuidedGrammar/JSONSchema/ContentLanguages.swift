@@ -50,7 +50,7 @@ struct ContentLanguages {
     private static let sharedAnyContent: ByteDFA? = try? ByteDFA(.star(JSONText.anyChar), grammar: nil, limits: limits)
 
     static func automaton(_ e: GrammarExpr, keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
-        do { return try ByteDFA(e, grammar: nil, limits: limits) } catch {
+        do { return try ByteDFA(e, grammar: nil, limits: limits, universe: JSONText.anyChar) } catch {
             throw JSONSchemaCompileError(.tooComplex, keyword: keyword, pointer: pointer, detail: error.description)
         }
     }
