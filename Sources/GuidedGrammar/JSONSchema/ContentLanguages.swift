@@ -19,6 +19,10 @@ struct ContentLanguages {
     private var partDFAs: [Source: ByteDFA] = [:]
     private var intersections: [IntersectionKey: GrammarExpr] = [:]
     private var countedStrings: [IntersectionKey: GrammarExpr] = [:]
+    /// The strings a conjunction may be (`SchemaLowering.stringLanguage`), by normalized conjunction; nil
+    /// where they are not known exactly. An `anyOf` of names and patterns under `uniqueItems` asks twice:
+    /// for the items' grammar and for telling them apart.
+    var stringLanguages: [[Conjunct]: ByteDFA?] = [:]
 
     /// What a content language is made of (the memo key of its automaton).
     enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }

@@ -251,6 +251,16 @@ extension SchemaLowering {
     /// strings (a general `not`, a listed string the checker cannot decide) or past a nesting depth of 4.
     mutating func stringLanguage(_ conjuncts: [Conjunct], pointer: String, depth: Int = 0) throws(JSONSchemaCompileError) -> ByteDFA? {
         guard depth < 4 else { return nil }
+        // Remembered from the top only: deeper answers may be cut short by the depth bound.
+        guard depth == 0 else { return try makeStringLanguage(conjuncts, pointer: pointer, depth: depth) }
+        let key = SchemaLowering.normalize(conjuncts)
+        if let known = contents.stringLanguages[key] { return known }
+        let language = try makeStringLanguage(conjuncts, pointer: pointer, depth: 0)
+        contents.stringLanguages[key] = .some(language)
+        return language
+    }
+
+    private mutating func makeStringLanguage(_ conjuncts: [Conjunct], pointer: String, depth: Int) throws(JSONSchemaCompileError) -> ByteDFA? {
         let (flat, f) = try analyze(SchemaLowering.normalize(conjuncts))
         if !f.types.contains(.string) || flat.unsatisfiable || f.unsatisfiable { return ByteDFA.emptyLanguage }
         guard f.negated.isEmpty else { return nil }
