@@ -141,6 +141,16 @@ import Testing
         }
     }
 
+    /// The rule conversion writes an accepting state as what follows it, then one alternative per
+    /// target in target order (distinct targets on disjoint bytes: no two alternatives are equal).
+    @Test func ruleExpressionOfATrieIsItsAlternatives() throws {
+        let d = try ByteDFA.literals([Array("a".utf8), Array("ab".utf8), Array("acd".utf8)], limits: .default)
+        var g = Grammar(startName: "root")
+        let expr = d.ruleExpression(into: &g, name: "names", followedBy: .literal("\""))
+        #expect(expr == .sequence([.bytes(Array("a".utf8)), .choice([.bytes(Array("\"".utf8)), .bytes(Array("b\"".utf8)), .bytes(Array("cd\"".utf8))])]))
+        #expect(g.rules.count == 1)
+    }
+
     @Test func acyclicRoundTripIsOneExpression() throws {
         let d = try ByteDFA(RegexLowering.compile("^(ab|cd)e?$", dialect: .ecma262))
         var g = Grammar(startName: "root")

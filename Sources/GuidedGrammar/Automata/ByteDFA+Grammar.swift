@@ -108,6 +108,25 @@ extension ByteDFA {
         return edges
     }
 
+    /// A choice of alternatives known to be distinct: nested choices flattened and ∅ dropped, as
+    /// `RegexLowering.makeChoice` does, without comparing the alternatives.
+    private static func distinctChoice(_ parts: [GrammarExpr]) -> GrammarExpr {
+        var out: [GrammarExpr] = []
+        out.reserveCapacity(parts.count)
+        for p in parts {
+            switch p {
+            case .nothing: continue
+            case .choice(let inner): out.append(contentsOf: inner.filter { if case .nothing = $0 { return false }; return true })
+            default: out.append(p)
+            }
+        }
+        switch out.count {
+        case 0: return .nothing
+        case 1: return out[0]
+        default: return .choice(out)
+        }
+    }
+
     private static func singleByteSet(_ e: GrammarExpr) -> ByteSet? {
         switch e {
         case .byteSet(let s): return s
@@ -164,7 +183,10 @@ extension ByteDFA {
                 let head: GrammarExpr = bytes.count == 1 ? .bytes([bytes.lowest!]) : .byteSet(bytes)
                 alternatives.append(RegexLowering.makeSequence([head, reference(t)]))
             }
-            let rest = RegexLowering.makeChoice(alternatives)
+            // The edges lead to distinct targets on disjoint bytes, so no two alternatives are equal:
+            // `makeChoice`'s search for duplicates (expression equality) was a tenth of writing a
+            // name automaton's hundreds of states.
+            let rest = Self.distinctChoice(alternatives)
             guard let loop else { return rest }
             let star = GrammarExpr.repeat(loop.count == 1 ? .bytes([loop.lowest!]) : .byteSet(loop), min: 0, max: nil)
             return RegexLowering.makeSequence([star, rest])
