@@ -12,9 +12,10 @@ import GuidedSchema
 /// or `oneOf` (or `if`/`then`/`else` and dependency group) without it holds on exactly the same
 /// instances, so dropping it changes no language.
 extension SchemaLowering {
-    /// The instance types conjunction `key` admits as its merged facts bound them: its own groups are left
-    /// out, so this is an upper bound (all types when the conjunction cannot be analyzed, none when its
-    /// facts are unsatisfiable).
+    /// The instance types conjunction `key` admits as its merged facts bound them, less objects where a
+    /// required member can have no value: its groups of several alternatives are left out, so this is an
+    /// upper bound (all types when the conjunction cannot be analyzed, none when its facts are
+    /// unsatisfiable).
     mutating func typeBound(_ key: [Conjunct]) -> InstanceTypes {
         guard let (flat, facts) = boundingAnalysis(key) else { return .all }
         if flat.unsatisfiable { return [] }
@@ -28,6 +29,8 @@ extension SchemaLowering {
     /// value negated), so its facts bound the types too. Nil when the conjunction cannot be analyzed.
     mutating func boundingAnalysis(_ key: [Conjunct]) -> (Flattened, SchemaFacts)? {
         guard var (flat, facts) = try? analyze(SchemaLowering.normalize(key)) else { return nil }
+        // A folded alternative may bring one-alternative groups of its own; a few rounds bound the work
+        // (the bound stays an upper bound wherever folding stops).
         for _ in 0..<4 {
             let single = flat.groups.filter { $0.alternatives.count == 1 }
             if flat.unsatisfiable || single.isEmpty { break }
