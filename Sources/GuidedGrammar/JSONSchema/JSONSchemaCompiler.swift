@@ -43,6 +43,7 @@ public enum JSONSchemaCompiler {
                     document = try SchemaDocument(root: rewrite.root, defaultDraft: options.defaultDraft)
                     document.unevaluatedOutcomes = rewrite.outcomes
                 }
+                try document.refuseUncheckable()
                 var warnings: [JSONSchemaWarning] = []
                 if reportWarnings || options.ignoredKeywords == .refuse {
                     warnings = KeywordCheck.warnings(in: schema, draft: document.draft)

@@ -234,7 +234,7 @@ struct SchemaDocument: Sendable {
         return nil
     }
 
-    private func baseAfter(_ value: JSONValue, base: SchemaURI, isSchema: Bool) -> SchemaURI {
+    func baseAfter(_ value: JSONValue, base: SchemaURI, isSchema: Bool) -> SchemaURI {
         guard isSchema, case .object(let o) = value else { return base }
         if draft.level <= JSONSchemaDraft.draft7.level, o["$ref"] != nil { return base }
         if case .string(let id)? = o[idKeyword], !(draft.level <= JSONSchemaDraft.draft7.level && id.hasPrefix("#")) {
@@ -253,7 +253,12 @@ struct SchemaDocument: Sendable {
     }
 
     private mutating func resolveUncached(_ ref: String, from: Int) throws(JSONSchemaCompileError) -> Int {
-        let source = nodes[from]
+        try resolve(ref, base: nodes[from].baseURI, at: nodes[from].pointer)
+    }
+
+    /// Resolves `ref` written at `pointer`, whose base URI is `base`; a refusal names `pointer`.
+    mutating func resolve(_ ref: String, base: SchemaURI, at pointer: String) throws(JSONSchemaCompileError) -> Int {
+        let source = (baseURI: base, pointer: pointer)
         let target = source.baseURI.resolving(ref)
         let fragment = target.fragment ?? ""
         let resource = target.withoutFragment
@@ -320,7 +325,7 @@ extension String {
 }
 
 /// A URI split per RFC 3986, with reference resolution (section 5.2) — enough for `$id` and `$ref`.
-struct SchemaURI: Sendable, Equatable {
+struct SchemaURI: Sendable, Hashable {
     var scheme: String?
     var authority: String?
     var path: String
