@@ -51,6 +51,10 @@ import GuidedSchema
         #"{"if":{"items":{"type":"string"}},"then":{"maxItems":2},"else":{"minItems":2}}"#,
         #"{"oneOf":[{"items":{"enum":[1,2]}},{"contains":{"const":2}}]}"#,
         #"{"$schema":"http://json-schema.org/draft-07/schema#","not":{"items":{"const":"a"}}}"#,
+        // Draft 4 has no `contains` for a schema to write, but the made-up "some item fails" location
+        // still says one: arrays of integers or of strings, the empty array in both.
+        #"{"$schema":"http://json-schema.org/draft-04/schema#","not":{"items":{"enum":[1]}}}"#,
+        #"{"$schema":"http://json-schema.org/draft-04/schema#","oneOf":[{"type":"array","items":{"type":"integer"}},{"type":"array","items":{"type":"string"}}]}"#,
     ]
 
     @Test(arguments: negations)

@@ -92,6 +92,10 @@ struct SchemaDocument: Sendable {
         return n
     }
 
+    /// Whether `pointer` is a made-up "some item fails" location (`arrayNegation(of:as: "contains")`),
+    /// whose `contains` holds in every draft.
+    static func isMadeUpContains(_ pointer: String) -> Bool { pointer.hasSuffix("/~c") }
+
     /// Records the site a refusal of negated location `id` names, unless one is known.
     mutating func noteNegationSite(of id: Int, _ site: (keyword: String, pointer: String)) {
         if negationSites[id] == nil { negationSites[id] = site }

@@ -343,7 +343,7 @@ extension SchemaLowering {
                 if b && f.uniqueItems == nil { f.uniqueItems = p }
             case "items", "prefixItems", "additionalItems":
                 continue  // handled below as one part
-            case "contains" where draft.level >= JSONSchemaDraft.draft6.level:
+            case "contains" where draft.level >= JSONSchemaDraft.draft6.level || SchemaDocument.isMadeUpContains(p):
                 var minC = 1
                 var maxC: Int? = nil
                 if draft.level >= JSONSchemaDraft.draft2019_09.level {

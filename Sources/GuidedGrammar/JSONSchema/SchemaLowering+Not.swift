@@ -129,11 +129,11 @@ extension SchemaLowering {
 
     /// not(items: S) is an array with some item failing S (`contains: {not: S}`), and not(contains: C) an
     /// array whose every item fails C (`items: {not: C}`): a made-up location, or nil where the keyword's
-    /// neighbours change its meaning (`prefixItems`, tuple `items`, `min/maxContains`) or the draft has no
-    /// `contains` to say it with.
+    /// neighbours change its meaning (`prefixItems`, tuple `items`, `min/maxContains`). The made-up
+    /// `contains` is read in every draft (`SchemaLowering.merge`), draft 4 included, which has no such
+    /// keyword for a schema to write.
     mutating func arrayNegation(_ id: Int, _ kw: String, _ o: JSONObject) throws(JSONSchemaCompileError) -> Int? {
         let draft = document.draft
-        guard draft.level >= JSONSchemaDraft.draft6.level else { return nil }
         if kw == "items" {
             // Tuple `items` (before 2020-12) and `items` after `prefixItems` hold for some positions only.
             switch o["items"] {
@@ -144,7 +144,8 @@ extension SchemaLowering {
             let child = try document.node(at: document[id].pointer + "/items")
             return document.arrayNegation(of: child, as: "contains", site: negationSite(id))
         }
-        guard o["minContains"] == nil, o["maxContains"] == nil else { return nil }
+        // Before draft 6 a schema's own `contains` is no keyword at all.
+        guard draft.level >= JSONSchemaDraft.draft6.level, o["minContains"] == nil, o["maxContains"] == nil else { return nil }
         let child = try document.node(at: document[id].pointer + "/contains")
         return document.arrayNegation(of: child, as: "items", site: negationSite(id))
     }
