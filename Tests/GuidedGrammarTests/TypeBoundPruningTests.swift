@@ -114,6 +114,27 @@ import GuidedSchema
         #expect(lowering.analyses.count < 400)
     }
 
+    /// Past the alternatives limit, only the combinations that admit an object count: ten pairs make
+    /// 1,024 combinations (the limit is 512) of which 12 admit one, and compile; ten `if`s on ten
+    /// different members make 1,024 that all admit one, and are refused naming the tenth `if`, whose
+    /// group took the product past the limit.
+    @Test func pastTheLimitOnlyAdmissibleCombinationsCount() throws {
+        let chain = Self.discriminatorChain(10)
+        try JSONSchemaTestSupport.expectExactly(SchemaCase(
+            schema: chain, accept: ["{}", #"{"kind":"K9","vK9":1}"#, #"{"kind":"x"}"#],
+            reject: [#"{"kind":"K9","vK8":1}"#, #"{"vK0":1}"#, #"{"kind":"K4","vK4":"1"}"#]))
+        let independent = (0..<10).map { ##"{"if":{"properties":{"m\##($0)":{"const":1}}},"then":{"required":["n\##($0)"]}}"## }
+        let schema = #"{"type":"object","allOf":[\#(independent.joined(separator: ","))]}"#
+        #expect(JSONSchemaTestSupport.error(schema)?.description == "schema too complex at keyword 'if' at /allOf/9: more than 512 combined alternatives")
+        // Five pairs: 7 of 32 combinations admit an object, within a limit of 11 and past one of 5 (the
+        // third `if` takes the product to 8).
+        var options = JSONSchemaCompileOptions()
+        options.limits.maxAlternatives = 11
+        #expect(JSONSchemaTestSupport.error(Self.discriminatorChain(5), options) == nil)
+        options.limits.maxAlternatives = 5
+        #expect(JSONSchemaTestSupport.error(Self.discriminatorChain(5), options)?.description == "schema too complex at keyword 'if' at /allOf/2: more than 5 combined alternatives")
+    }
+
     @Test func satisfiableTypesDropTypesWhoseKeywordsContradict() {
         var f = SchemaFacts()
         #expect(f.satisfiableTypes == .all)

@@ -86,32 +86,68 @@ extension SchemaLowering {
     /// removes instances. n `if`/`then` pairs over one discriminator make 2^n combinations of which n + 1
     /// admit instances; a partial choice fails as soon as two of its `if`s disagree, so the search meets
     /// about n^2 conjunctions instead of 2^n (8 pairs: 256 analyses took 25 ms).
+    ///
+    /// With `limit`, the search gives up (nil) once more than `limit` combinations are admissible or it
+    /// has analyzed `4 * limit` conjunctions: a product of groups past the alternatives limit is searched
+    /// only for what it admits (ten `if`/`then` pairs over a discriminator: 1,024 combinations, 11 admit).
     mutating func admissibleCombinations(of groups: [DisjunctionGroup], beside base: [Conjunct],
-                                         bounds: [[InstanceTypes]], within types: InstanceTypes) -> [[Conjunct]] {
-        var out: [[Conjunct]] = []
-        guard !groups.isEmpty else {
-            if !typeBound(base).isEmpty { out.append(base) }
-            return out
-        }
-        let total = groups.reduce(1) { $0 * $1.alternatives.count }
+                                         bounds: [[InstanceTypes]], within types: InstanceTypes,
+                                         limit: Int? = nil) -> [[Conjunct]]? {
+        guard !groups.isEmpty else { return typeBound(base).isEmpty ? [] : [base] }
+        var total = 1
+        for g in groups { total = total.multipliedReportingOverflow(by: g.alternatives.count).overflow ? Int.max : total * g.alternatives.count }
+        var search = CombinationSearch(maxFound: limit, maxAnalyses: limit.map { 4 * $0 })
         extendCombination(groups.count - 1, base, types, of: groups, bounds: bounds,
-                          checkPartial: total > Self.partialCheckFrom, into: &out)
-        return out
+                          checkPartial: total > Self.partialCheckFrom, search: &search)
+        return search.gaveUp ? nil : search.found
     }
 
     /// Combinations up to which `admissibleCombinations` checks only complete ones.
     static let partialCheckFrom = 8
 
+    /// What `admissibleCombinations` found so far, and when it stops.
+    struct CombinationSearch {
+        var found: [[Conjunct]] = []
+        var analyses = 0
+        let maxFound: Int?
+        let maxAnalyses: Int?
+        var gaveUp = false
+
+        init(maxFound: Int?, maxAnalyses: Int?) {
+            self.maxFound = maxFound
+            self.maxAnalyses = maxAnalyses
+        }
+
+        /// Counts one analysis; false once past the limit.
+        mutating func analyze() -> Bool {
+            analyses += 1
+            if let m = maxAnalyses, analyses > m { gaveUp = true }
+            return !gaveUp
+        }
+
+        mutating func add(_ key: [Conjunct]) {
+            found.append(key)
+            if let m = maxFound, found.count > m { gaveUp = true }
+        }
+    }
+
     private mutating func extendCombination(_ gi: Int, _ key: [Conjunct], _ common: InstanceTypes, of groups: [DisjunctionGroup],
-                                            bounds: [[InstanceTypes]], checkPartial: Bool, into out: inout [[Conjunct]]) {
+                                            bounds: [[InstanceTypes]], checkPartial: Bool, search: inout CombinationSearch) {
         for (ai, alternative) in groups[gi].alternatives.enumerated() {
+            if search.gaveUp { return }
             let meet = common.intersection(bounds[gi][ai])
             if meet.isEmpty { continue }
             let extended = key + alternative
             if gi == 0 {
-                if !typeBound(extended).isEmpty { out.append(extended) }
-            } else if !checkPartial || !typeBound(extended).isEmpty {
-                extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, into: &out)
+                guard search.analyze() else { return }
+                if !typeBound(extended).isEmpty { search.add(extended) }
+            } else if checkPartial {
+                guard search.analyze() else { return }
+                if !typeBound(extended).isEmpty {
+                    extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, search: &search)
+                }
+            } else {
+                extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, search: &search)
             }
         }
     }

@@ -156,25 +156,37 @@ struct SchemaLowering {
         // 'not: {maxLength: 1}' beside an 'anyOf' accepted "", and a nested else-if lost its outer test).
         let base = flat.besideGroups
         guard var groups = droppingAlternatives(of: flat.groups, outside: types) else { return .nothing }
+        // The group at which the product of alternatives passes the limit, if it does: then only the
+        // combinations that admit instances count against it (`admissibleCombinations`).
         var total = 1
+        var pastLimit: DisjunctionGroup? = nil
         for g in groups {
             total *= g.alternatives.count
-            if total > options.limits.maxAlternatives {
-                throw JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
-                                             detail: "more than \(options.limits.maxAlternatives) combined alternatives")
-            }
+            if total > options.limits.maxAlternatives { pastLimit = g; break }
         }
+        // One group past the limit alone has that many combinations admitting instances (its branches
+        // were bounded against the rest above), and `exactlyOne` would compare each pair of them.
+        if let g = pastLimit, g.alternatives.count > options.limits.maxAlternatives { throw tooManyAlternatives(g) }
         for gi in groups.indices where groups[gi].oneOf { groups[gi] = try exactlyOne(groups[gi], base: base) }
         // A combination is lowered only where its alternatives' types meet, and where its own facts admit
         // some type (an alternative requiring a member that another, or the base, forbids: a `oneOf`
         // branch beside the negations of the others).
         let bounds = alternativeTypes(of: groups, within: types)
-        var alternatives: [GrammarExpr] = []
-        for key in admissibleCombinations(of: groups, beside: base, bounds: bounds, within: types) {
-            alternatives.append(try lowerConjunction(key))
+        guard let keys = admissibleCombinations(of: groups, beside: base, bounds: bounds, within: types,
+                                                limit: pastLimit == nil ? nil : options.limits.maxAlternatives) else {
+            throw tooManyAlternatives(pastLimit!)
         }
+        var alternatives: [GrammarExpr] = []
+        for key in keys { alternatives.append(try lowerConjunction(key)) }
         if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
         return .alt(alternatives)
+    }
+
+    /// The refusal of a conjunction whose groups combine to more alternatives than the limit, naming the
+    /// group at which their product passed it.
+    func tooManyAlternatives(_ g: DisjunctionGroup) -> JSONSchemaCompileError {
+        JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
+                               detail: "more than \(options.limits.maxAlternatives) combined alternatives")
     }
 
     /// Every conjunction of `base` with one alternative of each group (the first group's choice varies
