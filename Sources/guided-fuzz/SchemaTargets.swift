@@ -59,6 +59,11 @@ extension FuzzTarget {
         } else {
             return
         }
+        // An instance of up to 256 bytes nests up to 128 levels, each a few levels of schema evaluation;
+        // past its depth limit (200) the validator fails an instance it did not check, a limit of its own
+        // that no grammar can know: no verdict to hold the grammar to. (A deeper limit runs a `$ref`
+        // cycle out of stack under ASan.)
+        if violations.contains(where: { $0.message.hasPrefix("schema evaluation nests deeper than") }) { return }
         if accepted && !violations.isEmpty {
             FuzzFinding.report("grammar accepts an instance the validator refuses: \(violations.first!)")
         }
