@@ -87,16 +87,18 @@ extension SchemaLowering {
     /// admit instances; a partial choice fails as soon as two of its `if`s disagree, so the search meets
     /// about n^2 conjunctions instead of 2^n (8 pairs: 256 analyses took 25 ms).
     ///
-    /// With `limit`, the search gives up (nil) once more than `limit` combinations are admissible or it
-    /// has analyzed `4 * limit` conjunctions: a product of groups past the alternatives limit is searched
-    /// only for what it admits (ten `if`/`then` pairs over a discriminator: 1,024 combinations, 11 admit).
+    /// With `limit`, the search gives up (nil) once more than `limit` combinations are admissible or its
+    /// analyses have merged `workPerAlternative * limit` conjuncts: a product of groups past the
+    /// alternatives limit is searched only for what it admits (ten `if`/`then` pairs over a
+    /// discriminator: 1,024 combinations, 12 admit), within about the work of lowering `limit`
+    /// alternatives (125 pairs would take 15,000 analyses of up to 125 conjuncts each).
     mutating func admissibleCombinations(of groups: [DisjunctionGroup], beside base: [Conjunct],
                                          bounds: [[InstanceTypes]], within types: InstanceTypes,
                                          limit: Int? = nil) -> [[Conjunct]]? {
         guard !groups.isEmpty else { return typeBound(base).isEmpty ? [] : [base] }
         var total = 1
         for g in groups { total = total.multipliedReportingOverflow(by: g.alternatives.count).overflow ? Int.max : total * g.alternatives.count }
-        var search = CombinationSearch(maxFound: limit, maxAnalyses: limit.map { 4 * $0 })
+        var search = CombinationSearch(maxFound: limit, maxWork: limit.map { Self.workPerAlternative * $0 })
         extendCombination(groups.count - 1, base, types, of: groups, bounds: bounds,
                           checkPartial: total > Self.partialCheckFrom, search: &search)
         return search.gaveUp ? nil : search.found
@@ -105,23 +107,27 @@ extension SchemaLowering {
     /// Combinations up to which `admissibleCombinations` checks only complete ones.
     static let partialCheckFrom = 8
 
+    /// Conjuncts a search past the alternatives limit may analyze, per alternative the limit allows.
+    static let workPerAlternative = 32
+
     /// What `admissibleCombinations` found so far, and when it stops.
     struct CombinationSearch {
         var found: [[Conjunct]] = []
-        var analyses = 0
+        /// Conjuncts analyzed so far: an analysis merges each of its conjuncts, so this is its cost.
+        var work = 0
         let maxFound: Int?
-        let maxAnalyses: Int?
+        let maxWork: Int?
         var gaveUp = false
 
-        init(maxFound: Int?, maxAnalyses: Int?) {
+        init(maxFound: Int?, maxWork: Int?) {
             self.maxFound = maxFound
-            self.maxAnalyses = maxAnalyses
+            self.maxWork = maxWork
         }
 
-        /// Counts one analysis; false once past the limit.
-        mutating func analyze() -> Bool {
-            analyses += 1
-            if let m = maxAnalyses, analyses > m { gaveUp = true }
+        /// Counts the analysis of `key`; false once past the limit.
+        mutating func analyze(_ key: [Conjunct]) -> Bool {
+            work += key.count
+            if let m = maxWork, work > m { gaveUp = true }
             return !gaveUp
         }
 
@@ -139,10 +145,10 @@ extension SchemaLowering {
             if meet.isEmpty { continue }
             let extended = key + alternative
             if gi == 0 {
-                guard search.analyze() else { return }
+                guard search.analyze(extended) else { return }
                 if !typeBound(extended).isEmpty { search.add(extended) }
             } else if checkPartial {
-                guard search.analyze() else { return }
+                guard search.analyze(extended) else { return }
                 if !typeBound(extended).isEmpty {
                     extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, search: &search)
                 }
