@@ -96,8 +96,10 @@ extension SchemaLowering {
                                          bounds: [[InstanceTypes]], within types: InstanceTypes,
                                          limit: Int? = nil) -> [[Conjunct]]? {
         guard !groups.isEmpty else { return typeBound(base).isEmpty ? [] : [base] }
+        // Whether there are more than `partialCheckFrom` combinations (counted only that far: past the
+        // alternatives limit their number may overflow).
         var total = 1
-        for g in groups { total = total.multipliedReportingOverflow(by: g.alternatives.count).overflow ? Int.max : total * g.alternatives.count }
+        for g in groups where total <= Self.partialCheckFrom { total *= g.alternatives.count }
         var search = CombinationSearch(maxFound: limit, maxWork: limit.map { Self.workPerAlternative * $0 })
         extendCombination(groups.count - 1, base, types, of: groups, bounds: bounds,
                           checkPartial: total > Self.partialCheckFrom, search: &search)
