@@ -62,6 +62,11 @@ extension SchemaLowering {
     mutating func lowerString(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
         if let mx = f.maxLength, mx < f.minLength { return .nothing }
         var (parts, formatName) = try patternAndFormatParts(f)
+        // `minLength: 1` beside a pattern or format that matches no empty content says nothing more, and
+        // without it the pattern is written as its own expression instead of an automaton intersected
+        // with a length (`^(?:\S+\s+){0,199}\S+$` with `minLength: 1`: 200 ms of subset construction).
+        var f = f
+        if f.minLength == 1, f.maxLength == nil, parts.contains(where: { !grammar.mayMatchEmpty($0.expr) }) { f.minLength = 0 }
         let lengthLimited = f.minLength > 0 || f.maxLength != nil
         let lengthPart = { (pointer: String) in
             ContentLanguages.Part(.length(f.minLength, f.maxLength), .repeat(JSONText.anyChar, min: f.minLength, max: f.maxLength),
