@@ -110,8 +110,8 @@ struct ByteNFA {
             }
             return end
         case .repeat(let inner, let lo, let hi):
-            // Many copies of a body: each is its minimal DFA, built once (a `\S+\s+` over UTF-8 is ~190
-            // NFA states and 8 DFA states, and `{0,199}` copies of it made a subset construction of 38,000).
+            // Many copies of a body: each a copy of its minimal DFA, built once where that is smaller
+            // (`ByteNFA+RepeatedBodies`: counted words in JSON string text, 8,934 -> 1,801 states).
             let body = (hi ?? lo) >= Self.compiledBodyFrom ? try bodyDFA(inner) : nil
             func copy(_ from: Int32) throws(AutomatonError) -> Int32 {
                 if let body { return try embed(body, from: from) }
