@@ -39,7 +39,8 @@ build_fuzzer() {
             -Xswiftc -Xfrontend -Xswiftc -sanitize=fuzzer \
             -Xswiftc -Xfrontend -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
             -Xcc -fsanitize=fuzzer-no-link \
-            -Xlinker --whole-archive -Xlinker "$fuzzer_lib" -Xlinker --no-whole-archive -Xlinker -lstdc++ >&2
+            -Xlinker --whole-archive -Xlinker "$fuzzer_lib" -Xlinker --no-whole-archive -Xlinker -lstdc++ >&2 \
+            || { echo "fuzz: the instrumented build failed" >&2; return 1; }
         echo ".build-fuzz-cov/release/guided-fuzz"
         return
     fi
@@ -48,7 +49,10 @@ build_fuzzer() {
         -Xswiftc -sanitize=address \
         -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         -Xcc -fsanitize=fuzzer-no-link,address \
-        -Xlinker --whole-archive -Xlinker "$fuzzer_lib" -Xlinker --no-whole-archive -Xlinker -lstdc++ >&2
+        -Xlinker --whole-archive -Xlinker "$fuzzer_lib" -Xlinker --no-whole-archive -Xlinker -lstdc++ >&2 \
+        || { echo "fuzz: the instrumented build failed" >&2; return 1; }
+    # (A command substitution does not inherit `set -e`: without the return above, a failed build went
+    # on to fuzz the binary of the build before it.)
     echo "$scratch/release/guided-fuzz"
 }
 
