@@ -41,32 +41,12 @@ struct KeywordCheck {
         }
         // Siblings of a `$ref` are still descended into: `definitions` beside a root `$ref` is where the
         // reference usually points.
-        for (key, child) in o {
-            guard let kind = SchemaKeywords.childKind(key, draft: draft),
-                  KeywordCatalog.drafts[key]?.contains(draft.level) ?? false else { continue }
+        SchemaKeywords.forEachSubschema(in: o, draft: draft, skipping: { !(KeywordCatalog.drafts[$0]?.contains(draft.level) ?? false) }) {
+            key, member, child in
             path.append(SchemaDocument.escape(key))
-            defer { path.removeLast() }
-            switch kind {
-            case .schema:
-                visit(child, path: &path, holder: key)
-            case .schemaMap:
-                guard case .object(let m) = child else { continue }
-                for (name, sub) in m {
-                    path.append(SchemaDocument.escape(name))
-                    visit(sub, path: &path, holder: key, inCollection: true)
-                    path.removeLast()
-                }
-            case .schemaArray, .schemaOrArray:
-                if case .array(let a) = child {
-                    for (i, sub) in a.enumerated() {
-                        path.append(String(i))
-                        visit(sub, path: &path, holder: key, inCollection: true)
-                        path.removeLast()
-                    }
-                } else if kind == .schemaOrArray {
-                    visit(child, path: &path, holder: key)
-                }
-            }
+            if let member { path.append(member) }
+            defer { path.removeLast(member == nil ? 1 : 2) }
+            visit(child, path: &path, holder: key, inCollection: member != nil)
         }
     }
 

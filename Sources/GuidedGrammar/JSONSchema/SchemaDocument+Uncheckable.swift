@@ -56,30 +56,13 @@ extension SchemaDocument {
         if case .object(let names)? = o["patternProperties"] {
             for (name, _) in names { try SchemaDocument.refuseInvalidPattern(name, keyword: "patternProperties", pointer: pointer()) }
         }
-        for (key, child) in o {
-            // Definitions and `contentSchema` are not applied to the instance where they are written.
-            guard let kind = SchemaKeywords.childKind(key, draft: draft),
-                  key != "definitions", key != "$defs", key != "contentSchema" else { continue }
+        // Definitions and `contentSchema` are not applied to the instance where they are written.
+        try SchemaKeywords.forEachSubschema(in: o, draft: draft, skipping: { $0 == "definitions" || $0 == "$defs" || $0 == "contentSchema" }) {
+            (key, member, child) throws(JSONSchemaCompileError) in
             path.append(SchemaDocument.escape(key))
-            defer { path.removeLast() }
-            switch (kind, child) {
-            case (.schemaMap, .object(let m)):
-                for (k, v) in m {
-                    path.append(SchemaDocument.escape(k))
-                    defer { path.removeLast() }
-                    try visitChecks(v, under: root, path: &path, base: base, baseKnown: false, walk: &walk)
-                }
-            case (.schemaArray, .array(let a)), (.schemaOrArray, .array(let a)):
-                for (i, v) in a.enumerated() {
-                    path.append(String(i))
-                    defer { path.removeLast() }
-                    try visitChecks(v, under: root, path: &path, base: base, baseKnown: false, walk: &walk)
-                }
-            case (.schema, _), (.schemaOrArray, _):
-                try visitChecks(child, under: root, path: &path, base: base, baseKnown: false, walk: &walk)
-            default:
-                break
-            }
+            if let member { path.append(member) }
+            defer { path.removeLast(member == nil ? 1 : 2) }
+            try visitChecks(child, under: root, path: &path, base: base, baseKnown: false, walk: &walk)
         }
     }
 

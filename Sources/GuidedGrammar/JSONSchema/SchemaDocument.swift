@@ -131,43 +131,11 @@ struct SchemaDocument: Sendable {
             }
         }
         if refHidesSiblings { return }
-        for (key, child) in o {
-            let kind = SchemaKeywords.childKind(key, draft: draft)
-            if kind == nil { continue }
+        try SchemaKeywords.forEachSubschema(in: o, draft: draft) { (key, member, child) throws(JSONSchemaCompileError) in
             path.append(SchemaDocument.escape(key))
-            defer { path.removeLast() }
-            switch kind {
-            case .schema:
-                try register(child, path: &path, base: base, isRoot: false)
-            case .schemaMap:
-                if case .object(let m) = child {
-                    for (k, v) in m {
-                        path.append(SchemaDocument.escape(k))
-                        defer { path.removeLast() }
-                        try register(v, path: &path, base: base, isRoot: false)
-                    }
-                }
-            case .schemaArray:
-                if case .array(let a) = child {
-                    for (i, v) in a.enumerated() {
-                        path.append(String(i))
-                        defer { path.removeLast() }
-                        try register(v, path: &path, base: base, isRoot: false)
-                    }
-                }
-            case .schemaOrArray:
-                if case .array(let a) = child {
-                    for (i, v) in a.enumerated() {
-                        path.append(String(i))
-                        defer { path.removeLast() }
-                        try register(v, path: &path, base: base, isRoot: false)
-                    }
-                } else {
-                    try register(child, path: &path, base: base, isRoot: false)
-                }
-            case .none:
-                break
-            }
+            if let member { path.append(member) }
+            defer { path.removeLast(member == nil ? 1 : 2) }
+            try register(child, path: &path, base: base, isRoot: false)
         }
     }
 

@@ -24,6 +24,28 @@ enum SchemaKeywords {
         }
     }
 
+    /// Calls `body` with each subschema written in schema object `o` under `draft`, in the order written:
+    /// its keyword, the escaped pointer token below the keyword (a map's name, a list's index; nil where
+    /// the keyword's value is the subschema), and the subschema. Keywords `skipping` names are passed over.
+    static func forEachSubschema<E: Error>(
+        in o: JSONObject, draft: JSONSchemaDraft, skipping: (String) -> Bool = { _ in false },
+        _ body: (_ key: String, _ member: String?, _ child: JSONValue) throws(E) -> Void
+    ) throws(E) {
+        for (key, child) in o {
+            guard let kind = childKind(key, draft: draft), !skipping(key) else { continue }
+            switch (kind, child) {
+            case (.schemaMap, .object(let m)):
+                for (name, sub) in m { try body(key, SchemaDocument.escape(name), sub) }
+            case (.schemaArray, .array(let a)), (.schemaOrArray, .array(let a)):
+                for (i, sub) in a.enumerated() { try body(key, String(i), sub) }
+            case (.schema, _), (.schemaOrArray, _):
+                try body(key, nil, child)
+            default:
+                break
+            }
+        }
+    }
+
     /// Keywords that only annotate or structure the document: no effect on validity.
     static func isInert(_ key: String, draft: JSONSchemaDraft) -> Bool {
         switch key {

@@ -57,22 +57,9 @@ struct UnevaluatedRewrite {
     private static func collectHolders(_ v: JSONValue, pointer: String, draft: JSONSchemaDraft, into out: inout [String]) {
         guard case .object(let o) = v else { return }
         if o["unevaluatedProperties"] != nil || o["unevaluatedItems"] != nil { out.append(pointer) }
-        for (key, child) in o {
-            guard let kind = SchemaKeywords.childKind(key, draft: draft) else { continue }
-            let p = pointer + "/" + SchemaDocument.escape(key)
-            switch kind {
-            case .schema: collectHolders(child, pointer: p, draft: draft, into: &out)
-            case .schemaMap:
-                if case .object(let m) = child {
-                    for (k, s) in m { collectHolders(s, pointer: p + "/" + SchemaDocument.escape(k), draft: draft, into: &out) }
-                }
-            case .schemaArray, .schemaOrArray:
-                if case .array(let a) = child {
-                    for (i, s) in a.enumerated() { collectHolders(s, pointer: p + "/\(i)", draft: draft, into: &out) }
-                } else if kind == .schemaOrArray {
-                    collectHolders(child, pointer: p, draft: draft, into: &out)
-                }
-            }
+        SchemaKeywords.forEachSubschema(in: o, draft: draft) { key, member, child in
+            let p = pointer + "/" + SchemaDocument.escape(key) + (member.map { "/" + $0 } ?? "")
+            collectHolders(child, pointer: p, draft: draft, into: &out)
         }
     }
 
