@@ -138,6 +138,22 @@ import GuidedSchema
         #expect(JSONSchemaTestSupport.error(Self.discriminatorChain(5), options)?.description == "schema too complex at keyword 'if' at /allOf/2: more than 5 combined alternatives")
     }
 
+    /// Six `if`s on six different members: 64 combinations, each under the alternatives limit and each
+    /// admitting an object, whose analyses merge about 4,300 conjuncts in all. Within the default
+    /// `maxAnalyzedConjuncts` they compile; with a bound of 500 the compile stops, naming the group it
+    /// was lowering.
+    @Test func analysesPastTheirBoundAreRefused() throws {
+        let independent = (0..<6).map { ##"{"if":{"properties":{"m\##($0)":{"const":1}}},"then":{"required":["n\##($0)"]}}"## }
+        let schema = #"{"type":"object","allOf":[\#(independent.joined(separator: ","))]}"#
+        var lowering = SchemaLowering(document: try SchemaDocument(root: try JSONParser.parse(schema), defaultDraft: .draft2020_12),
+                                      options: JSONSchemaCompileOptions())
+        _ = try lowering.lowerRoot()
+        #expect((4_000...5_000).contains(lowering.analyzedConjuncts), "\(lowering.analyzedConjuncts)")
+        var options = JSONSchemaCompileOptions()
+        options.limits.maxAnalyzedConjuncts = 500
+        #expect(JSONSchemaTestSupport.error(schema, options)?.description == "schema too complex at keyword 'if' at /allOf/0: the schema's combined alternatives take more than 500 analysed conjuncts")
+    }
+
     @Test func satisfiableTypesDropTypesWhoseKeywordsContradict() {
         var f = SchemaFacts()
         #expect(f.satisfiableTypes == .all)

@@ -199,6 +199,13 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
     public struct Limits: Sendable, Equatable {
         /// Alternatives one schema location may expand into when `anyOf`/`oneOf` combine with siblings.
         public var maxAlternatives: Int = 512
+        /// Conjuncts merged over all the conjunctions the lowering analyses (each distinct conjunction
+        /// once). Alternatives that multiply across many groups (dozens of `if`/`then` pairs whose
+        /// conditions look at nested members, so no pair excludes another) each stay under
+        /// `maxAlternatives` and together take seconds; past this bound the compile is refused, naming
+        /// the disjunction it was lowering. The largest passing schemas of maskbench-dev and the stress
+        /// corpus analyse about 55,000.
+        public var maxAnalyzedConjuncts: Int = 250_000
         /// Rules in the produced grammar.
         public var maxRules: Int = 200_000
         /// States of one number automaton (ranges × `multipleOf`).

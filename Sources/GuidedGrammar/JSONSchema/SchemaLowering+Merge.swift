@@ -100,6 +100,7 @@ extension SchemaLowering {
         }
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
+        analyzedConjuncts += key.count
         analysisIndex[key] = analyses.count
         analysisIndex[rawKey] = analyses.count
         analyses.append((flat, facts))

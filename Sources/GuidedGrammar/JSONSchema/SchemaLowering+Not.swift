@@ -5,6 +5,10 @@ import GuidedSchema
 /// when the conjunction lists its instances (`enum`/`const`: each listed value is then decided by the
 /// checker) and is refused at lowering time when it does not.
 extension SchemaLowering {
+    /// How deep `complement` follows references and nested applicators before calling a negation
+    /// inexact as facts (the same bound `mergeNot` starts it under).
+    static let maxComplementDepth = 8
+
     /// The location Y when `id` is `{not: Y}` (nothing else effective): not(not(Y)) = Y.
     mutating func doubleNegation(_ id: Int) throws(JSONSchemaCompileError) -> Int? {
         guard case .object(let o) = document[id].value, o["not"] != nil else { return nil }
@@ -16,7 +20,7 @@ extension SchemaLowering {
     /// Adds not(location `id`) to `f`: exactly when expressible, else as a negated location.
     mutating func mergeNot(child id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) {
         var g = f
-        if depth < 8, try complement(id, into: &g, depth: depth) {
+        if try complement(id, into: &g, depth: depth) {
             f = g
         } else if !f.negated.contains(id) {
             f.negated.append(id)
@@ -42,6 +46,9 @@ extension SchemaLowering {
     /// for every instance of another type, so their complement is an instance of their type that meets the
     /// opposite constraint (`not: {minimum: 3}` rejects `"x"`, which `minimum` alone accepts).
     mutating func complement(_ id: Int, into f: inout SchemaFacts, depth: Int) throws(JSONSchemaCompileError) -> Bool {
+        // References and `anyOf` recurse here; a cycle of them (`a: {anyOf: [{$ref: a}, ...]}`) that
+        // never reaches a keyword would recurse forever (it overflowed the stack before this bound).
+        guard depth < SchemaLowering.maxComplementDepth else { return false }
         let node = document[id]
         let draft = document.draft
         switch node.value {
@@ -66,6 +73,7 @@ extension SchemaLowering {
     static let splittableKeywords: Set<String> = [
         "type", "enum", "const", "required", "minItems", "maxItems", "minLength", "maxLength", "minProperties",
         "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "pattern",
+        "format",
     ]
 
     /// not(A ∧ B ∧ ...) as alternatives not(A) ∨ not(B) ∨ ..., for a schema object whose keywords are all
@@ -83,9 +91,21 @@ extension SchemaLowering {
             }
             return alternatives
         }
+        // A lone applicator that `complement` turns into facts stays facts (`anyOf` of exact complements,
+        // `oneOf` of one branch); the alternatives below are for the rest.
+        if effective.count == 1, SchemaLowering.negatableApplicators.contains(effective[0].key) {
+            var probe = SchemaFacts()
+            if try complement(id, into: &probe, depth: 0) { return nil }
+        }
         var alternatives: [[Conjunct]] = []
         var split = false
         for (kw, v) in effective {
+            if SchemaLowering.negatableApplicators.contains(kw) {
+                guard let more = try applicatorNegation(id, kw, o) else { return nil }
+                alternatives += more
+                split = true
+                continue
+            }
             if kw == "properties" {
                 // not(properties {p: S, ...}) = an object with some member p whose value fails S.
                 guard case .object(let props) = v, !props.entries.isEmpty else { return nil }
@@ -123,6 +143,8 @@ extension SchemaLowering {
             guard try complementKeyword(id, kw, v, o, into: &probe, depth: 0) else { return nil }
             alternatives.append([Conjunct(node: id, mode: .negatedKeyword, name: kw)])
         }
+        // Keywords that cannot fail (an `if` without `then` or `else`) leave nothing: the negation is false.
+        if split && alternatives.isEmpty { return [[Conjunct(node: id, mode: .types, name: "0")]] }
         // One alternative is handled directly by complement (no disjunction needed), save `properties`.
         return alternatives.count >= 2 || split ? alternatives : nil
     }

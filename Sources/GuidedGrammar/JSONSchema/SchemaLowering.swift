@@ -19,6 +19,8 @@ struct SchemaLowering {
     /// grows (the facts are large structs).
     var analysisIndex: [[Conjunct]: Int] = [:]
     var analyses: [(Flattened, SchemaFacts)] = []
+    /// Conjuncts merged by `analyze` so far, bounded by `Limits.maxAnalyzedConjuncts`.
+    var analyzedConjuncts = 0
     var anyValueRule: RuleID? = nil
     /// Per location: the target when it is only a `$ref` (see `resolvingPureReferences`), else -1.
     var pureReferenceTargets: [Int: Int] = [:]
@@ -177,7 +179,11 @@ struct SchemaLowering {
             throw tooManyAlternatives(pastLimit!)
         }
         var alternatives: [GrammarExpr] = []
-        for key in keys { alternatives.append(try lowerConjunction(key)) }
+        for key in keys {
+            guard analyzedConjuncts <= options.limits.maxAnalyzedConjuncts else { throw tooMuchAnalysis(groups[0]) }
+            alternatives.append(try lowerConjunction(key))
+        }
+        guard analyzedConjuncts <= options.limits.maxAnalyzedConjuncts else { throw tooMuchAnalysis(groups[0]) }
         if options.propertyOrder == .memberSets { alternatives = joiningMemberSets(alternatives) }
         return .alt(alternatives)
     }
@@ -187,6 +193,13 @@ struct SchemaLowering {
     func tooManyAlternatives(_ g: DisjunctionGroup) -> JSONSchemaCompileError {
         JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
                                detail: "more than \(options.limits.maxAlternatives) combined alternatives")
+    }
+
+    /// The refusal of a compile whose analyses pass `Limits.maxAnalyzedConjuncts`, naming the group
+    /// being lowered when they did.
+    func tooMuchAnalysis(_ g: DisjunctionGroup) -> JSONSchemaCompileError {
+        JSONSchemaCompileError(.tooComplex, keyword: g.keyword.isEmpty ? (g.oneOf ? "oneOf" : "anyOf") : g.keyword, pointer: document[g.holder].pointer,
+                               detail: "the schema's combined alternatives take more than \(options.limits.maxAnalyzedConjuncts) analysed conjuncts")
     }
 
     /// Every conjunction of `base` with one alternative of each group (the first group's choice varies
