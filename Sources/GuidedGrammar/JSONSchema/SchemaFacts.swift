@@ -128,6 +128,9 @@ struct SchemaFacts: Sendable {
     var maxProperties: Int? = nil
     var propertyNames: [Int] = []
     var forbiddenKeys: [String] = []
+    /// Members the object must have that a keyword of a location rejects (negated `additionalProperties`,
+    /// `patternProperties`, `propertyNames`), lowered where the object's names are finite.
+    var someMembers: [SomeMember] = []
     var objectPointer = ""
 
     mutating func restrictLower(_ b: NumberBound) {
@@ -163,6 +166,6 @@ struct SchemaFacts: Sendable {
             && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
             && propertyNames.isEmpty && forbiddenKeys.isEmpty && negated.isEmpty && notMultipleOf.isEmpty && negatedPatterns.isEmpty
-            && negatedFormats.isEmpty
+            && negatedFormats.isEmpty && someMembers.isEmpty
     }
 }

@@ -141,6 +141,10 @@ extension SchemaLowering {
                 for pn in f.propertyNames { r = r && check(.string(k), [Conjunct(node: pn, full: true)], depth: depth + 1) }
                 if r == .invalid { return .invalid }
             }
+            for need in f.someMembers {
+                r = r && checkSomeMember(o, need, depth: depth)
+                if r == .invalid { return .invalid }
+            }
             return r
         }
     }

@@ -9,7 +9,9 @@ struct Conjunct: Hashable, Comparable, Sendable {
     /// `types`: the instance is of one of the types whose `InstanceTypes` raw value is `name` (what a
     /// `oneOf` branch keeps once the types on which another branch accepts everything are taken away).
     /// `member`: the object's member `name`, when present, satisfies location `node`.
-    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5, types = 6, member = 7 }
+    /// `someMember`: the object has a member that keyword `name` of location `node` rejects
+    /// (`SchemaLowering+SomeMember`: the negation of `additionalProperties`, `patternProperties`, `propertyNames`).
+    enum Mode: Int, Hashable, Sendable { case keywords = 0, full = 1, negated = 2, present = 3, absent = 4, negatedKeyword = 5, types = 6, member = 7, someMember = 8 }
     var node: Int
     var mode: Mode
     var name: String = ""
@@ -43,6 +45,8 @@ struct Flattened: Sendable {
     var negated: [Int] = []
     /// Single keywords (of a location) whose negation is part of the conjunction.
     var negatedKeywords: [(node: Int, keyword: String)] = []
+    /// Members the object must have that a keyword of a location rejects (`Conjunct.Mode.someMember`).
+    var someMembers: [SomeMember] = []
     var presentKeys: [String] = []
     var absentKeys: [String] = []
     /// Types the conjunction is restricted to (`Conjunct.Mode.types`).
@@ -98,6 +102,7 @@ extension SchemaLowering {
         for (name, node) in flat.memberSchemas {
             facts.objectParts.append(ObjectPart(properties: [(name, node)], additional: nil, pointer: document[node].pointer))
         }
+        facts.someMembers += flat.someMembers
         for k in flat.presentKeys where !facts.required.contains(k) { facts.required.append(k) }
         for k in flat.absentKeys where !facts.forbiddenKeys.contains(k) { facts.forbiddenKeys.append(k) }
         analyzedConjuncts += key.count
@@ -144,6 +149,7 @@ extension SchemaLowering {
             case .negatedKeyword: out.negatedKeywords.append((c.node, c.name)); continue
             case .types: out.typeMask.formIntersection(InstanceTypes(rawValue: UInt8(c.name) ?? 0)); continue
             case .member: out.memberSchemas.append((c.name, c.node)); continue
+            case .someMember: out.someMembers.append(SomeMember(node: c.node, keyword: c.name)); continue
             case .negated:
                 let negated = negatedThroughReferences(c.node)
                 // not(not(X)) is X itself, applicators included.

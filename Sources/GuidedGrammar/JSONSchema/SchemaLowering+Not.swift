@@ -69,6 +69,9 @@ extension SchemaLowering {
         }
     }
 
+    /// Object keywords whose negation is "some member they reject" (`SchemaLowering+SomeMember`).
+    static let memberKeywords: Set<String> = ["additionalProperties", "patternProperties", "propertyNames"]
+
     /// Keywords whose negations are independent single-keyword complements (see `complementKeyword`).
     static let splittableKeywords: Set<String> = [
         "type", "enum", "const", "required", "minItems", "maxItems", "minLength", "maxLength", "minProperties",
@@ -93,7 +96,8 @@ extension SchemaLowering {
         }
         // A lone applicator that `complement` turns into facts stays facts (`anyOf` of exact complements,
         // `oneOf` of one branch); the alternatives below are for the rest.
-        if effective.count == 1, SchemaLowering.negatableApplicators.contains(effective[0].key) {
+        if effective.count == 1, SchemaLowering.negatableApplicators.contains(effective[0].key)
+            || SchemaLowering.memberKeywords.contains(effective[0].key) {
             var probe = SchemaFacts()
             if try complement(id, into: &probe, depth: 0) { return nil }
         }
@@ -122,6 +126,11 @@ extension SchemaLowering {
             if kw == "items" || kw == "contains" {
                 guard let n = try arrayNegation(id, kw, o) else { return nil }
                 alternatives.append([Conjunct(node: n, full: true)])
+                split = true
+                continue
+            }
+            if let more = memberKeywordNegation(id, kw, v) {
+                alternatives += more
                 split = true
                 continue
             }

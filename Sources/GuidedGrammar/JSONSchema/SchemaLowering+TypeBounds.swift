@@ -178,6 +178,7 @@ extension SchemaFacts {
         if let max = maxItems, max < minItems { t.subtract(.array) }
         if let max = maxProperties, max < Swift.max(minProperties, Set(required).count) { t.subtract(.object) }
         if required.contains(where: forbiddenKeys.contains) { t.subtract(.object) }
+        if !someMembers.isEmpty { t.formIntersection(.object) }
         if let l = lower, let u = upper, u.value < l.value || (u.value == l.value && (u.exclusive || l.exclusive)) {
             t.subtract([.integer, .fraction])
         }

@@ -236,15 +236,10 @@ struct SchemaLowering {
     /// Grammar of the instances satisfying merged facts (no disjunctions left).
     mutating func lowerFacts(_ f: SchemaFacts, allowShortcut: Bool = true) throws(JSONSchemaCompileError) -> GrammarExpr {
         if f.unsatisfiable || f.types.isEmpty { return .nothing }
-        if let n = f.negated.first, f.enumValues == nil {
-            let site = negationSite(n)
-            let detail = site.keyword == "oneOf"
-                ? "branch \(document[n].pointer.split(separator: "/").last ?? "") overlaps another and its negation is not exactly expressible"
-                : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"
-            throw JSONSchemaCompileError(.notExact, keyword: site.keyword, pointer: site.pointer, detail: detail)
-        }
+        if let n = f.negated.first, f.enumValues == nil { throw inexactNegation(n) }
         if allowShortcut, f.isUnconstrained, options.additionalProperties == .allow { return anyValue() }
         if let values = f.enumValues { return try lowerEnum(values, f) }
+        if !f.someMembers.isEmpty { return try lowerSomeMember(f) }
         var alts: [GrammarExpr] = []
         if f.types.contains(.object) { alts.append(try lowerObject(f)) }
         if f.types.contains(.array) { alts.append(try lowerArray(f)) }
@@ -255,6 +250,15 @@ struct SchemaLowering {
         }
         if f.types.contains(.null), !f.excluded.contains(.null) { alts.append(.literal("null")) }
         return .alt(alts)
+    }
+
+    /// The refusal of negated location `n`, which no rewrite made exact.
+    func inexactNegation(_ n: Int) -> JSONSchemaCompileError {
+        let site = negationSite(n)
+        let detail = site.keyword == "oneOf"
+            ? "branch \(document[n].pointer.split(separator: "/").last ?? "") overlaps another and its negation is not exactly expressible"
+            : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"
+        return JSONSchemaCompileError(.notExact, keyword: site.keyword, pointer: site.pointer, detail: detail)
     }
 
     /// `enum`/`const`: the listed values that certainly satisfy the sibling keywords, as literal text.

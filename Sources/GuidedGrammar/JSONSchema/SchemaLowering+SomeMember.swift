@@ -1,0 +1,142 @@
+import GuidedSchema
+
+/// A member an object must have that keyword `keyword` of location `node` rejects: the negation of
+/// `additionalProperties` (a member neither declared nor matched there, whose value fails its schema),
+/// of one `patternProperties` pattern (a matching member whose value fails the pattern's schema) and of
+/// `propertyNames` (a member whose name fails it).
+struct SomeMember: Hashable, Sendable {
+    var node: Int
+    /// "additionalProperties", "propertyNames", or "patternProperties/" followed by the pattern.
+    var keyword: String
+
+    static let patternPrefix = "patternProperties/"
+}
+
+/// "Some member that a keyword rejects" is a quantifier over member names, which no grammar of one object
+/// says for open objects. Where the object is closed (a part with `additionalProperties: false` and no
+/// `patternProperties`), its names are the finitely many that part declares, and the object has such a
+/// member exactly when, for one of those names, the member is present and is one the keyword rejects: one
+/// alternative per name, each an object that requires it (with its value failing the keyword's schema).
+/// Elsewhere the negation is refused as before. The overlapping `oneOf` of two closed objects is the
+/// common case: branch i and not(branch j) needs "i has a member j does not declare".
+extension SchemaLowering {
+    /// Most names one requirement may split an object into.
+    static let maxSomeMemberNames = 64
+
+    /// The alternatives of not(`kw`) for an object keyword of location `id`: nil for other keywords, an
+    /// empty list where the keyword cannot fail here.
+    mutating func memberKeywordNegation(_ id: Int, _ kw: String, _ v: JSONValue) -> [[Conjunct]]? {
+        let object = Conjunct(node: id, mode: .types, name: String(InstanceTypes.object.rawValue))
+        func trivial(_ s: JSONValue) -> Bool {
+            if case .bool(true) = s { return true }
+            if case .object(let o) = s, o.entries.isEmpty { return true }
+            return false
+        }
+        switch kw {
+        case "additionalProperties":
+            if trivial(v) { return [] }
+            return [[Conjunct(node: id, mode: .someMember, name: kw), object]]
+        case "patternProperties":
+            guard case .object(let m) = v else { return nil }
+            return m.entries.filter { !trivial($0.value) }.map {
+                [Conjunct(node: id, mode: .someMember, name: SomeMember.patternPrefix + $0.key), object]
+            }
+        case "propertyNames":
+            guard document.draft.level >= JSONSchemaDraft.draft6.level else { return [] }
+            if trivial(v) { return [] }
+            // `false` rejects every name: a non-empty object, as facts.
+            if case .bool(false) = v { return [[Conjunct(node: id, mode: .negatedKeyword, name: kw)]] }
+            return [[Conjunct(node: id, mode: .someMember, name: kw), object]]
+        default:
+            return nil
+        }
+    }
+
+    /// The names an object under `f` may have, where a part closes them: that part's declared names.
+    func finiteMemberNames(_ f: SchemaFacts) -> [String]? {
+        for p in f.objectParts where p.patterns.isEmpty {
+            guard let a = p.additional, case .bool(false) = document[a].value else { continue }
+            return p.properties.map(\.name)
+        }
+        return nil
+    }
+
+    /// What `need` asks of a member named `name`: nothing (the keyword does not look at that name), a
+    /// value failing location `value`, or any value (the name itself fails); nil where the name's
+    /// verdict is unknown.
+    enum MemberDemand { case none, failing(Int), anyValue }
+
+    mutating func demand(_ need: SomeMember, on name: String) throws(JSONSchemaCompileError) -> MemberDemand? {
+        guard case .object(let o) = document[need.node].value else { return MemberDemand.none }
+        let pointer = document[need.node].pointer
+        if need.keyword.hasPrefix(SomeMember.patternPrefix) {
+            let source = String(need.keyword.dropFirst(SomeMember.patternPrefix.count))
+            guard try patternDFA(source, pointer: pointer, keyword: "patternProperties").matches(JSONText.encodeContent(name)) else { return MemberDemand.none }
+            return .failing(try document.node(at: pointer + "/patternProperties/" + SchemaDocument.escape(source)))
+        }
+        if need.keyword == "propertyNames" {
+            let names = try document.node(at: pointer + "/propertyNames")
+            switch check(.string(name), [Conjunct(node: names, full: true)], depth: 0) {
+            case .invalid: return .anyValue
+            case .valid: return MemberDemand.none
+            case .unknown: return nil
+            }
+        }
+        // additionalProperties: names neither declared nor matched by a pattern of the same location.
+        if case .object(let props)? = o["properties"], props[name] != nil { return MemberDemand.none }
+        if case .object(let patterns)? = o["patternProperties"] {
+            for (source, _) in patterns where try patternDFA(source, pointer: pointer, keyword: "patternProperties").matches(JSONText.encodeContent(name)) {
+                return MemberDemand.none
+            }
+        }
+        return .failing(try document.node(at: pointer + "/additionalProperties"))
+    }
+
+    /// Facts with `someMembers`: the first requirement split over the object's finitely many names, the
+    /// rest lowered with each alternative; refused where the names are not finite.
+    mutating func lowerSomeMember(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
+        var rest = f
+        let need = rest.someMembers.removeFirst()
+        let site = negationSite(need.node)
+        guard let names = finiteMemberNames(f) else { throw inexactNegation(need.node) }
+        guard names.count <= Self.maxSomeMemberNames else {
+            throw JSONSchemaCompileError(.tooComplex, keyword: site.keyword, pointer: site.pointer,
+                                         detail: "its negation names more than \(Self.maxSomeMemberNames) members of a closed object")
+        }
+        rest.types.formIntersection(.object)
+        var alternatives: [GrammarExpr] = []
+        for name in names where !f.forbiddenKeys.contains(name) {
+            guard let d = try demand(need, on: name) else { throw inexactNegation(need.node) }
+            var g = rest
+            switch d {
+            case .none: continue
+            case .anyValue: break
+            case .failing(let value):
+                let failing = document.negation(of: value, site: site)
+                g.objectParts.append(ObjectPart(properties: [(name, failing)], additional: nil, pointer: document[failing].pointer))
+            }
+            if !g.required.contains(name) { g.required.append(name) }
+            alternatives.append(try lowerFacts(g))
+        }
+        return .alt(alternatives)
+    }
+
+    /// Whether object `o` has a member that `need` rejects, for the checker of listed values.
+    mutating func checkSomeMember(_ o: JSONObject, _ need: SomeMember, depth: Int) -> Verdict {
+        var r = Verdict.invalid
+        for (name, value) in o {
+            guard let d = try? demand(need, on: name) else { r = .unknown; continue }
+            switch d {
+            case .none: continue
+            case .anyValue: return .valid
+            case .failing(let node):
+                switch check(value, [Conjunct(node: node, full: true)], depth: depth + 1) {
+                case .invalid: return .valid
+                case .unknown: r = .unknown
+                case .valid: continue
+                }
+            }
+        }
+        return r
+    }
+}
