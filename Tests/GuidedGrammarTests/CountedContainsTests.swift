@@ -72,6 +72,6 @@ import GuidedSchema
     /// that negation is not exact, naming `contains` and its schema.
     @Test func inexactNegationIsRefused() {
         let e = JSONSchemaTestSupport.error(#"{"contains":{"propertyNames":{"maxLength":1}},"maxContains":1}"#)
-        #expect(e.map { "\($0)" } == "keyword 'contains' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const")
+        #expect(e.map { "\($0)" } == "keyword 'contains' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const")
     }
 }

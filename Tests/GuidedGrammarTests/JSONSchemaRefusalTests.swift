@@ -36,20 +36,20 @@ import GuidedSchema
         Refusal(schema: #"{"$ref":"http://example.com/x.json"}"#,
                 message: "unresolvable '$ref' at the root: 'http://example.com/x.json' is outside this document (remote references are not fetched)"),
         Refusal(schema: #"{"properties":{"a":{"if":{"patternProperties":{"^x":{"type":"integer"}}},"then":{"maxProperties":3}}}}"#,
-                message: "keyword 'if' at /properties/a cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"),
+                message: "keyword 'if' at /properties/a cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"),
         // not(items) is an array with an item failing them; failing `type: integer` leaves the non-integer
         // numbers, which the number automata do not express.
         Refusal(schema: #"{"not":{"items":{"type":"integer"}}}"#,
                 message: "keyword 'type' at /not/items cannot be enforced exactly: non-integer numbers only (not: integer) are not supported"),
         Refusal(schema: #"{"not":{"items":{"propertyNames":{"maxLength":1}}}}"#,
-                message: "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"),
+                message: "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"),
         Refusal(schema: #"{"minLength":-1}"#, message: "invalid value for keyword 'minLength' at the root: must be a non-negative integer"),
         Refusal(schema: #"{"$schema":"http://example.com/custom"}"#,
                 message: "unsupported keyword '$schema' at the root: unknown meta-schema 'http://example.com/custom'"),
         Refusal(schema: #"{"type":"array","items":{"type":"array","allOf":[{"contains":{"const":1},"maxContains":2},{"contains":{"const":2}}]}}"#,
                 message: "keyword 'maxContains' at /items/allOf/0 cannot be enforced exactly: a maxContains beside another contains on the same array is not counted"),
         Refusal(schema: ##"{"$defs":{"a":{"dependentSchemas":{"x":{"not":{"properties":{"y":{"propertyNames":{"maxLength":1}}}}}}}},"$ref":"#/$defs/a"}"##,
-                message: "keyword 'not' at /$defs/a/dependentSchemas/x cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"),
+                message: "keyword 'not' at /$defs/a/dependentSchemas/x cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"),
         Refusal(schema: #"{"type":"integer","multipleOf":982451653}"#,
                 message: "schema too complex at keyword 'multipleOf' at the root: multipleOf 982451653 needs too many remainder states"),
         Refusal(schema: ##"{"$defs":{"a":{"$ref":"#/$defs/a"}},"properties":{"p":{"$ref":"#/$defs/a"}}}"##,
@@ -58,7 +58,7 @@ import GuidedSchema
                 message: "unsupported keyword 'format' at /properties/k: format 'regex' cannot be enforced exactly: a valid ECMA-262 pattern is not a regular language (groups nest) and the validator's notion of valid is PCRE2's compiler, which no grammar here reproduces exactly"),
         Refusal(schema: "{\"type\":\"object\",\"patternProperties\":{\"^p0_\":{},\"^p1_\":{},\"^p2_\":{},\"^p3_\":{},\"^p4_\":{},\"^p5_\":{},\"^p6_\":{},\"^p7_\":{},\"^p8_\":{},\"^p9_\":{},\"^p10_\":{},\"^p11_\":{},\"^p12_\":{},\"^p13_\":{},\"^p14_\":{},\"^p15_\":{},\"^p16_\":{},\"^p17_\":{},\"^p18_\":{},\"^p19_\":{},\"^p20_\":{},\"^p21_\":{},\"^p22_\":{},\"^p23_\":{},\"^p24_\":{},\"^p25_\":{},\"^p26_\":{},\"^p27_\":{},\"^p28_\":{},\"^p29_\":{},\"^p30_\":{},\"^p31_\":{},\"^p32_\":{}}}",
                 message: "schema too complex at keyword 'patternProperties' at the root: more than 32 name patterns combined"),
-        Refusal(schema: #"{"type":"object","propertyNames":{"not":{"maxLength":3,"propertyNames":{"maxLength":1}}}}"#,
+        Refusal(schema: #"{"type":"object","propertyNames":{"not":{"maxLength":3,"uniqueItems":true}}}"#,
                 message: "keyword 'propertyNames' at the root cannot be enforced exactly: undeclared names can be restricted only by enum/const, string keywords (pattern, length, format) and anyOf/oneOf of those"),
     ]
 

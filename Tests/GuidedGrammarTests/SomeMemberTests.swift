@@ -44,7 +44,7 @@ import GuidedSchema
     /// naming the negation.
     @Test func openObjectsAreRefused() {
         let e = JSONSchemaTestSupport.error(#"{"type":"object","not":{"properties":{"a":{}},"additionalProperties":false}}"#)
-        #expect(e.map { "\($0)" } == "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const")
+        #expect(e.map { "\($0)" } == "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const")
     }
 
     /// `propertyNames: false` under `not` stays a fact (a non-empty object), open or not: with

@@ -257,7 +257,7 @@ struct SchemaLowering {
         let site = negationSite(n)
         let detail = site.keyword == "oneOf"
             ? "branch \(document[n].pointer.split(separator: "/").last ?? "") overlaps another and its negation is not exactly expressible"
-            : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, multipleOf, anyOf of those, or when the values are listed by enum/const"
+            : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"
         return JSONSchemaCompileError(.notExact, keyword: site.keyword, pointer: site.pointer, detail: detail)
     }
 
