@@ -40,10 +40,41 @@ import GuidedSchema
         #expect(valid > 0, "\(schema): nothing valid")
     }
 
-    /// Where the object is open, "some member outside {a}" ranges over infinitely many names: refused,
-    /// naming the negation.
+    /// Open objects, where a region's every member is rejected whatever its value (`additionalProperties:
+    /// false`, a pattern's `false`): a declared name of the region present, or an undeclared member of the
+    /// region that the member set requires (a witness).
+    static let witnessed: [String] = [
+        // A member outside {a, b}: c, undeclared here.
+        #"{"type":"object","properties":{"a":{}},"not":{"properties":{"a":{},"b":{}},"additionalProperties":false}}"#,
+        // A member outside {a}: c declared here (a string), or b undeclared.
+        #"{"type":"object","properties":{"c":{"type":"string"}},"not":{"properties":{"a":{}},"additionalProperties":false}}"#,
+        // A member matching ^[bc]$, the patterns of the location excluded from its additionalProperties.
+        #"{"type":"object","not":{"patternProperties":{"^[bc]$":false}}}"#,
+        #"{"type":"object","not":{"patternProperties":{"^b":{}},"additionalProperties":false}}"#,
+        // Inside a oneOf beside an open branch.
+        #"{"oneOf":[{"type":"object","required":["a"]},{"type":"object","properties":{"a":{},"b":{}},"additionalProperties":false}]}"#,
+    ]
+
+    @Test(arguments: witnessed)
+    func witnessesDecideAsTheValidator(_ schema: String) throws {
+        try decidesAsTheValidator(schema)
+    }
+
+    /// A witness is a member-set member: in declared order, and beside member counts (a witness's key may
+    /// repeat among the undeclared members, so it cannot count toward `minProperties`), refused.
+    @Test func witnessesNeedMemberSetsWithoutCounts() {
+        let open = #"{"type":"object","not":{"properties":{"a":{}},"additionalProperties":false}}"#
+        let message = "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"
+        #expect(JSONSchemaTestSupport.error(open, JSONSchemaCompileOptions(propertyOrder: .declared)).map { "\($0)" } == message)
+        let counted = #"{"type":"object","minProperties":2,"not":{"properties":{"a":{}},"additionalProperties":false}}"#
+        #expect(JSONSchemaTestSupport.error(counted, JSONSchemaCompileOptions(propertyOrder: .memberSets)).map { "\($0)" } == message)
+    }
+
+    /// Where the region's members are rejected only by their values, a repeated key could hide the
+    /// witness from a validator that reads the last value: refused, naming the negation.
     @Test func openObjectsAreRefused() {
-        let e = JSONSchemaTestSupport.error(#"{"type":"object","not":{"properties":{"a":{}},"additionalProperties":false}}"#)
+        let e = JSONSchemaTestSupport.error(#"{"type":"object","not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}"#,
+                                            JSONSchemaCompileOptions(propertyOrder: .memberSets))
         #expect(e.map { "\($0)" } == "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const")
     }
 

@@ -16,6 +16,7 @@ struct MemberSetRules {
     /// The shapes of each member-set rule without counts, by rule index (what `joiningMemberSets` joins).
     private(set) var shapesByRule: [Int: [MemberSetShape]] = [:]
     private var calls: [MemberCallKey: RuleID] = [:]
+    private var witnessCalls: [MemberCallKey: RuleID] = [:]
     private var closes: [CloseKey: RuleID] = [:]
 
     init(ws: GrammarExpr, sep: GrammarExpr, colon: GrammarExpr) {
@@ -33,6 +34,11 @@ struct MemberSetRules {
                 bitOf[m.name] = Int8(bitOf.count)
             }
         }
+        let witnessed = shapes.contains { !$0.witnesses.isEmpty }
+        if witnessed {
+            // A witness's bit is its shape's own: such a shape is a rule alone (`joiningMemberSets` skips it).
+            guard shapes.count == 1, bitOf.count + shapes[0].witnesses.count <= 64, shapes[0].counts == nil else { return nil }
+        }
         if let known = rules[shapes] { return known }
         let counted = shapes.contains { $0.counts != nil }
         precondition(!counted || (shapes.count == 1 && bitOf.count <= MemberCounts.maximumDeclared),
@@ -48,6 +54,11 @@ struct MemberSetRules {
                 // The name stays in the object's own automaton (one deterministic key position, as in
                 // declared order); the call that carries the member's bit comes right after it.
                 choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)", grammar: &grammar))]))
+            }
+            for (i, w) in s.witnesses.enumerated() {
+                let bit = Int8(bitOf.count + i)
+                required |= 1 << UInt64(bit)
+                choice.append(.rule(witnessCall(w, bit: bit, pointer: pointer, grammar: &grammar)))
             }
             choice.append(counted ? Self.countedUndeclared(s.undeclared, pointer: pointer, grammar: &grammar) : s.undeclared)
             let dependencies = s.dependencies.map { d in
@@ -67,7 +78,7 @@ struct MemberSetRules {
         let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
         grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
         rules[shapes] = object
-        if !counted { shapesByRule[object.index] = shapes }
+        if !counted && !witnessed { shapesByRule[object.index] = shapes }
         return object
     }
 
@@ -93,6 +104,18 @@ struct MemberSetRules {
         let r = grammar.addRule(name: name, body: .seq([colon, value]), shared: true)
         grammar.setMemberGuard(r, bit: bit)
         calls[key] = r
+        return r
+    }
+
+    /// The rule writing one witness member (name and value) under `bit`. Its name is also an undeclared
+    /// name the object's plain undeclared members may take; a repeated key is harmless, because any
+    /// member of the witness's region is what the negation asks for.
+    private mutating func witnessCall(_ member: GrammarExpr, bit: Int8, pointer: String, grammar: inout Grammar) -> RuleID {
+        let key = MemberCallKey(value: member, bit: bit)
+        if let r = witnessCalls[key] { return r }
+        let r = grammar.addRule(name: "witness:\(pointer)", body: member, shared: true)
+        grammar.setMemberGuard(r, bit: bit)
+        witnessCalls[key] = r
         return r
     }
 

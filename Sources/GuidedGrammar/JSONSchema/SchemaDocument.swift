@@ -92,6 +92,21 @@ struct SchemaDocument: Sendable {
         return n
     }
 
+    /// Made-up locations `true` and `false`, by value.
+    private var constants: [Bool: Int] = [:]
+
+    /// A location whose schema is the boolean `value` (pointer `/~t` or `/~f`, which no real pointer can
+    /// be), for object parts the lowering makes up (`SchemaLowering+SomeMember`).
+    mutating func constant(_ value: Bool) -> Int {
+        if let n = constants[value] { return n }
+        let pointer = value ? "/~t" : "/~f"
+        nodes.append(SchemaNode(value: .bool(value), pointer: pointer, baseURI: nodes[0].baseURI))
+        let n = nodes.count - 1
+        nodeByPointer[pointer] = n
+        constants[value] = n
+        return n
+    }
+
     /// Whether `pointer` is a made-up "some item fails" location (`arrayNegation(of:as: "contains")`),
     /// whose `contains` holds in every draft.
     static func isMadeUpContains(_ pointer: String) -> Bool { pointer.hasSuffix("/~c") }

@@ -131,6 +131,9 @@ struct SchemaFacts: Sendable {
     /// Members the object must have that a keyword of a location rejects (negated `additionalProperties`,
     /// `patternProperties`, `propertyNames`), lowered where the object's names are finite.
     var someMembers: [SomeMember] = []
+    /// Members an open object must have among its undeclared ones, by the keyword whose negation asks for
+    /// them (`SchemaLowering+SomeMember`): each is a member-set member of its own, required at the close.
+    var witnesses: [SomeMember] = []
     var objectPointer = ""
 
     mutating func restrictLower(_ b: NumberBound) {
@@ -166,6 +169,6 @@ struct SchemaFacts: Sendable {
             && contains.isEmpty && objectParts.allSatisfy({ $0.properties.isEmpty && $0.patterns.isEmpty && $0.additional == nil })
             && required.isEmpty && dependentRequired.isEmpty && minProperties == 0 && maxProperties == nil
             && propertyNames.isEmpty && forbiddenKeys.isEmpty && negated.isEmpty && notMultipleOf.isEmpty && negatedPatterns.isEmpty
-            && negatedFormats.isEmpty && someMembers.isEmpty
+            && negatedFormats.isEmpty && someMembers.isEmpty && witnesses.isEmpty
     }
 }

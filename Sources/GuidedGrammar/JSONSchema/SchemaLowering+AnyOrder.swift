@@ -15,6 +15,9 @@ struct AnyOrderObject {
     /// Undeclared members counted beyond this are indistinguishable (see `lowerObject`).
     var undeclaredCap: Int
     var pointer: String
+    /// Undeclared members of which the object must have one each (`SchemaFacts.witnesses`); only member
+    /// sets write them.
+    var witnesses: [GrammarExpr] = []
 }
 
 extension SchemaLowering {

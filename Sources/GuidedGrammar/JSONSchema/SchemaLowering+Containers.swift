@@ -395,6 +395,7 @@ extension SchemaLowering {
             members.append(Member(name: name, value: try elementExpr(try memberNodes(f, name)), required: false, forbidden: false))
         }
         var undeclaredMember: GrammarExpr = .nothing
+        let patternsOnly = undeclaredLimit == 0
         if undeclaredLimit > 0 {
             undeclaredMember = try undeclaredMembers(f, excluding: names + extraKeys, defaultAllowed: undeclaredDefaultAllowed,
                                                      nameLanguage: nameLanguage)
@@ -402,6 +403,22 @@ extension SchemaLowering {
             // additionalProperties: false (or the forbid option) still admits names matching patterns.
             undeclaredMember = try undeclaredMembers(f, excluding: names, defaultAllowed: false)
             if !undeclaredMember.isNothing { undeclaredLimit = options.maxUndeclaredProperties }
+        }
+        // Undeclared members the object must have, one of each region (`SchemaLowering+SomeMember`).
+        var witnesses: [GrammarExpr] = []
+        for need in f.witnesses {
+            // Names listed by `propertyNames` are written as declared members, which a witness is not.
+            guard extraKeys.isEmpty else { throw inexactNegation(need.node) }
+            if undeclaredMember.isNothing { return .nothing }
+            var g = f
+            g.witnesses = []
+            let (region, excluded) = try witnessRegion(need)
+            g.objectParts.append(region)
+            let w = patternsOnly
+                ? try undeclaredMembers(g, excluding: names + excluded, defaultAllowed: false)
+                : try undeclaredMembers(g, excluding: names + extraKeys + excluded, defaultAllowed: undeclaredDefaultAllowed, nameLanguage: nameLanguage)
+            if w.isNothing { return .nothing }
+            witnesses.append(w)
         }
         if !undeclaredMember.isNothing {
             // Every position of the object whose later members may be absent reaches it: as one called
@@ -445,6 +462,14 @@ extension SchemaLowering {
         var deps: [(a: Int, b: Int)] = []
         for d in f.dependentRequired {
             for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
+        }
+        if !witnesses.isEmpty {
+            // Only member sets keep a required undeclared member (a bit of its own); other orders refuse.
+            guard options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(AnyOrderObject(
+                    members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
+                    undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
+                    pointer: f.objectPointer, witnesses: witnesses)) else { throw inexactNegation(f.witnesses[0].node) }
+            return tracked
         }
         if options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(AnyOrderObject(
                 members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,

@@ -25,6 +25,9 @@ struct MemberSetShape: Hashable {
     /// Such an object is a member-set rule of its own, never joined with others (`joiningMemberSets`):
     /// the counts belong to the rule, so alternatives with different counts cannot share one.
     var counts: Counts? = nil
+    /// Undeclared members (`"name": value`) of which the object must write one each: each a call with a
+    /// bit of its own that the closing rule requires. Never with counts, never joined with other shapes.
+    var witnesses: [GrammarExpr] = []
 
     struct Dependency: Hashable {
         var trigger: String
@@ -42,6 +45,7 @@ struct MemberSetShape: Hashable {
         undeclared.hashPrefix(into: &hasher)
         hasher.combine(dependencies)
         hasher.combine(counts)
+        for w in witnesses { w.hashPrefix(into: &hasher) }
     }
 }
 
@@ -116,7 +120,8 @@ extension SchemaLowering {
             members: o.members.indices.filter { !forbidden[$0] }.map {
                 .init(name: o.members[$0].name, value: unwrapped(o.members[$0].value), required: o.members[$0].required)
             },
-            undeclared: o.undeclaredMember, dependencies: dependencies, counts: counts)
+            undeclared: o.undeclaredMember, dependencies: dependencies, counts: counts, witnesses: o.witnesses)
+        if !o.witnesses.isEmpty && counts != nil { return nil }
         return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
     }
 

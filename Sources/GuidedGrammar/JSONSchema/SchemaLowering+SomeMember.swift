@@ -98,7 +98,7 @@ extension SchemaLowering {
         var rest = f
         let need = rest.someMembers.removeFirst()
         let site = negationSite(need.node)
-        guard let names = finiteMemberNames(f) else { throw inexactNegation(need.node) }
+        guard let names = finiteMemberNames(f) else { return try lowerWitnessed(f, need) }
         guard names.count <= Self.maxSomeMemberNames else {
             throw JSONSchemaCompileError(.tooComplex, keyword: site.keyword, pointer: site.pointer,
                                          detail: "its negation names more than \(Self.maxSomeMemberNames) members of a closed object")
@@ -119,6 +119,60 @@ extension SchemaLowering {
             alternatives.append(try lowerFacts(g))
         }
         return .alt(alternatives)
+    }
+
+    /// `need` in an open object: a declared name the keyword rejects, present, or an undeclared member of
+    /// the keyword's region (`witnessRegion`) that the object must write. Only where every member of the
+    /// region is rejected whatever its value (`additionalProperties: false`, a pattern's `false`): a
+    /// witness's key may repeat among the plain undeclared members, and the validator reads the last.
+    mutating func lowerWitnessed(_ f: SchemaFacts, _ need: SomeMember) throws(JSONSchemaCompileError) -> GrammarExpr {
+        guard options.propertyOrder == .memberSets, try witnessRegionRejectsAll(need) else { throw inexactNegation(need.node) }
+        var rest = f
+        rest.someMembers.removeFirst()
+        rest.types.formIntersection(.object)
+        var declared: [String] = []
+        for p in f.objectParts { for (name, _) in p.properties where !declared.contains(name) { declared.append(name) } }
+        for name in f.required where !declared.contains(name) { declared.append(name) }
+        var alternatives: [GrammarExpr] = []
+        for name in declared where !f.forbiddenKeys.contains(name) {
+            guard let d = try demand(need, on: name) else { throw inexactNegation(need.node) }
+            if case .none = d { continue }
+            var g = rest
+            if !g.required.contains(name) { g.required.append(name) }
+            alternatives.append(try lowerFacts(g))
+        }
+        var g = rest
+        g.witnesses.append(need)
+        alternatives.append(try lowerFacts(g))
+        return .alt(alternatives)
+    }
+
+    /// Whether every member of `need`'s region is rejected whatever its value: the keyword's schema for
+    /// that region is `false`.
+    mutating func witnessRegionRejectsAll(_ need: SomeMember) throws(JSONSchemaCompileError) -> Bool {
+        guard case .object(let o) = document[need.node].value else { return false }
+        if need.keyword == "additionalProperties" { if case .bool(false)? = o["additionalProperties"] { return true } }
+        if need.keyword.hasPrefix(SomeMember.patternPrefix), case .object(let m)? = o["patternProperties"],
+           case .bool(false)? = m[String(need.keyword.dropFirst(SomeMember.patternPrefix.count))] { return true }
+        return false
+    }
+
+    /// An object part whose undeclared members are exactly the names of `need`'s region, and the names
+    /// to exclude besides the object's own declared ones: for `additionalProperties`, the location's
+    /// declared names (excluded) and patterns (`false`); for a pattern, its matches (`true`) and nothing
+    /// else (`false`).
+    mutating func witnessRegion(_ need: SomeMember) throws(JSONSchemaCompileError) -> (ObjectPart, [String]) {
+        let pointer = document[need.node].pointer
+        guard case .object(let o) = document[need.node].value else { throw inexactNegation(need.node) }
+        if need.keyword.hasPrefix(SomeMember.patternPrefix) {
+            let source = String(need.keyword.dropFirst(SomeMember.patternPrefix.count))
+            return (ObjectPart(properties: [], patterns: [(source, document.constant(true))], additional: document.constant(false), pointer: pointer), [])
+        }
+        var patterns: [(source: String, node: Int)] = []
+        if case .object(let m)? = o["patternProperties"] { for (source, _) in m { patterns.append((source, document.constant(false))) } }
+        var declared: [String] = []
+        if case .object(let m)? = o["properties"] { declared = m.entries.map(\.key) }
+        return (ObjectPart(properties: [], patterns: patterns, additional: nil, pointer: pointer), declared)
     }
 
     /// Whether object `o` has a member that `need` rejects, for the checker of listed values.
