@@ -31,16 +31,10 @@ import GuidedSchema
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; arrays with maxItems, maxContains, uniqueItems or constrained items run out"),
         Refusal(schema: #"{"uniqueItems":true,"prefixItems":[{"type":"string"}],"items":{"type":"string"}}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; not beside prefixItems or contains"),
-        Refusal(schema: #"{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"required":["a"]}]}"#,
-                message: "keyword 'type' at /oneOf/0/properties/a cannot be enforced exactly: non-integer numbers only (not: integer) are not supported"),
         Refusal(schema: #"{"$ref":"http://example.com/x.json"}"#,
                 message: "unresolvable '$ref' at the root: 'http://example.com/x.json' is outside this document (remote references are not fetched)"),
         Refusal(schema: #"{"properties":{"a":{"if":{"patternProperties":{"^x":{"type":"integer"}}},"then":{"maxProperties":3}}}}"#,
                 message: "keyword 'if' at /properties/a cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"),
-        // not(items) is an array with an item failing them; failing `type: integer` leaves the non-integer
-        // numbers, which the number automata do not express.
-        Refusal(schema: #"{"not":{"items":{"type":"integer"}}}"#,
-                message: "keyword 'type' at /not/items cannot be enforced exactly: non-integer numbers only (not: integer) are not supported"),
         Refusal(schema: #"{"not":{"items":{"propertyNames":{"maxLength":1}}}}"#,
                 message: "keyword 'not' at the root cannot be enforced exactly: its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"),
         Refusal(schema: #"{"minLength":-1}"#, message: "invalid value for keyword 'minLength' at the root: must be a non-negative integer"),

@@ -352,7 +352,13 @@ struct SchemaLowering {
     mutating func lowerNumber(_ f: SchemaFacts) throws(JSONSchemaCompileError) -> GrammarExpr {
         let hasInteger = f.types.contains(.integer), hasFraction = f.types.contains(.fraction)
         if hasFraction && !hasInteger {
-            throw JSONSchemaCompileError(.notExact, keyword: "type", pointer: f.numberPointer, detail: "non-integer numbers only (not: integer) are not supported")
+            // Numbers that are not integers (`not: {type: integer}`, a member failing `type: integer`) are
+            // the non-multiples of 1: the remainder automaton of `not: {multipleOf: 1}`, which, as every
+            // number under `multipleOf`, is written without an exponent (`2.5`, not `25e-1`: a departure).
+            var g = f
+            g.types.formUnion(.integer)
+            g.notMultipleOf.append((JSONNumber(1), f.numberPointer))
+            return try lowerNumber(g)
         }
         let integerOnly = !hasFraction
         // Values excluded by `not: {const/enum}` that the other keywords would admit: their spellings are
