@@ -336,6 +336,18 @@ extension SchemaLowering {
             members.append(Member(name: name, value: value, required: f.required.contains(name), forbidden: forbidden))
         }
 
+        return try objectAfterMembers(f, names: names, members: members, undeclaredDefaultAllowed: undeclaredDefaultAllowed)
+    }
+
+    /// `lowerObject` past its declared members: the undeclared ones, names restricted by `propertyNames`,
+    /// witnesses, and the object in the order asked. Apart from `lowerObject`, whose frame nested objects
+    /// recurse through (member values are lowered there), so that these locals are not in it: with them
+    /// a debug build's frame was 31 KB per level and 200 nested objects overflowed an 8 MB stack.
+    @inline(never)
+    mutating func objectAfterMembers(_ f: SchemaFacts, names: [String], members declaredMembers: [Member],
+                                     undeclaredDefaultAllowed: Bool) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let parts = f.objectParts
+        var members = declaredMembers
         // Undeclared members.
         var undeclaredLimit = 0
         var extraKeys: [String] = []
@@ -406,19 +418,13 @@ extension SchemaLowering {
         }
         // Undeclared members the object must have, one of each region (`SchemaLowering+SomeMember`).
         var witnesses: [GrammarExpr] = []
-        for need in f.witnesses {
+        if !f.witnesses.isEmpty {
             // Names listed by `propertyNames` are written as declared members, which a witness is not.
-            guard extraKeys.isEmpty else { throw inexactNegation(need.node) }
+            guard extraKeys.isEmpty else { throw inexactNegation(f.witnesses[0].node) }
             if undeclaredMember.isNothing { return .nothing }
-            var g = f
-            g.witnesses = []
-            let (region, excluded) = try witnessRegion(need)
-            g.objectParts.append(region)
-            let w = patternsOnly
-                ? try undeclaredMembers(g, excluding: names + excluded, defaultAllowed: false)
-                : try undeclaredMembers(g, excluding: names + extraKeys + excluded, defaultAllowed: undeclaredDefaultAllowed, nameLanguage: nameLanguage)
-            if w.isNothing { return .nothing }
-            witnesses.append(w)
+            guard let w = try witnessMembers(f, names: names, patternsOnly: patternsOnly, defaultAllowed: undeclaredDefaultAllowed,
+                                             nameLanguage: nameLanguage) else { return .nothing }
+            witnesses = w
         }
         if !undeclaredMember.isNothing {
             // Every position of the object whose later members may be absent reaches it: as one called
@@ -463,39 +469,49 @@ extension SchemaLowering {
         for d in f.dependentRequired {
             for r in d.required where r != d.key { deps.append((index[d.key]!, index[r]!)) }
         }
+        // One description of the object for the member-set and any-order builders (built once: each
+        // literal of it is a large temporary in the frame that nested objects recurse through).
+        let object = AnyOrderObject(
+            members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
+            undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
+            pointer: f.objectPointer, witnesses: witnesses)
         if !witnesses.isEmpty {
             // Only member sets keep a required undeclared member (a bit of its own); other orders refuse.
-            guard options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(AnyOrderObject(
-                    members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
-                    undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
-                    pointer: f.objectPointer, witnesses: witnesses)) else { throw inexactNegation(f.witnesses[0].node) }
+            guard options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(object) else {
+                throw inexactNegation(f.witnesses[0].node)
+            }
             return tracked
         }
-        if options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(AnyOrderObject(
-                members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
-                undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
-                pointer: f.objectPointer)) {
+        if options.propertyOrder == .memberSets, let tracked = lowerObjectMemberSet(object) {
             return tracked
         }
-        if wantsAnyOrder(members), let anyOrder = try lowerObjectAnyOrder(AnyOrderObject(
-                members: members, dependencies: deps, minProperties: f.minProperties, maxProperties: f.maxProperties,
-                undeclaredMember: undeclaredMember, undeclaredLimit: undeclaredLimit, undeclaredCap: undeclaredCap,
-                pointer: f.objectPointer)) {
+        if wantsAnyOrder(members), let anyOrder = try lowerObjectAnyOrder(object) {
             return anyOrder
         }
+        return try lowerObjectDeclared(object)
+    }
+
+    /// An object in declared order: a chain of rules over (member index, members written, dependency
+    /// presence), each declared member present or absent in turn, then the undeclared ones. Apart from
+    /// `lowerObject` so that its many locals stay out of the frame nested objects recurse through (a
+    /// debug build's frame of 33 KB per level overflowed the stack at 200 levels).
+    @inline(never)
+    mutating func lowerObjectDeclared(_ o: AnyOrderObject) throws(JSONSchemaCompileError) -> GrammarExpr {
+        let members = o.members, deps = o.dependencies
+        let undeclaredMember = o.undeclaredMember, undeclaredLimit = o.undeclaredLimit, undeclaredCap = o.undeclaredCap
         var tracked: [Int: Int] = [:]
         for d in deps { for x in [d.a, d.b] where tracked[x] == nil { tracked[x] = tracked.count } }
         guard tracked.count <= 60 else {
-            throw JSONSchemaCompileError(.tooComplex, keyword: "dependentRequired", pointer: f.objectPointer, detail: "too many dependent names")
+            throw JSONSchemaCompileError(.tooComplex, keyword: "dependentRequired", pointer: o.pointer, detail: "too many dependent names")
         }
-        let cap = max(f.minProperties, (f.maxProperties ?? 0) + 1, 1)
+        let cap = max(o.minProperties, (o.maxProperties ?? 0) + 1, 1)
         let n = members.count
         struct State: Hashable { var i: Int; var c: Int; var mask: UInt64 }
         var stateRules: [State: RuleID] = [:]
         var pending: [(State, RuleID)] = []
         let limit = options.limits.maxObjectStates
         let memberExprs = members.map { GrammarExpr.seq([JSONText.quoted($0.name), colon, $0.value]) }
-        let pointer = f.objectPointer
+        let pointer = o.pointer
         var overflow = false
 
         // Past the declared members, the count k of undeclared ones (s.i = n + k) matters toward
@@ -503,10 +519,10 @@ extension SchemaLowering {
         // due. Once a declared member is written and `minProperties` is met without undeclared ones, with
         // no maximum and no limit, k = 1 is the same state as k = 0: it is folded into it, so the object's
         // tail (and the undeclared member's name trie inlined in it) is spelled once, not twice.
-        let foldUndeclared = f.maxProperties == nil && undeclaredLimit == Int.max
+        let foldUndeclared = o.maxProperties == nil && undeclaredLimit == Int.max
         func ruleFor(_ state: State, _ me: inout SchemaLowering) -> GrammarExpr {
             var s = state
-            if foldUndeclared, s.i > n, s.c > 0, s.c >= f.minProperties { s.i = n }
+            if foldUndeclared, s.i > n, s.c > 0, s.c >= o.minProperties { s.i = n }
             if let r = stateRules[s] { return .rule(r) }
             if stateRules.count >= limit { overflow = true; return .nothing }
             let r = me.grammar.declareRule(name: "object:\(pointer)#\(s.i).\(s.c)")
@@ -534,8 +550,8 @@ extension SchemaLowering {
             let lead: GrammarExpr = written ? me.sep : .empty
             let nextC = min(s.c + 1, cap)
             if s.i >= n {
-                let canClose = s.c + min(k, 1) >= f.minProperties
-                let canAdd = f.maxProperties == nil || s.c + k + 1 <= f.maxProperties!
+                let canClose = s.c + min(k, 1) >= o.minProperties
+                let canAdd = o.maxProperties == nil || s.c + k + 1 <= o.maxProperties!
                 let unlimited = undeclaredLimit == Int.max
                 var more: GrammarExpr = .nothing
                 if !undeclaredMember.isNothing && canAdd && (unlimited || k < undeclaredLimit) {
@@ -544,7 +560,7 @@ extension SchemaLowering {
                 }
                 return me.closeOrMore(written: written, canClose: canClose, more: more)
             }
-            let canAdd = f.maxProperties == nil || s.c + 1 <= f.maxProperties!
+            let canAdd = o.maxProperties == nil || s.c + 1 <= o.maxProperties!
             let m = members[s.i]
             var mayBePresent = !m.forbidden && canAdd
             var mayBeAbsent = !m.required

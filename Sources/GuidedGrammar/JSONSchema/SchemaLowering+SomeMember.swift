@@ -147,6 +147,28 @@ extension SchemaLowering {
         return .alt(alternatives)
     }
 
+    /// The undeclared member expressions of `f.witnesses` (computed as `lowerObject` computes its
+    /// undeclared member, `names` excluded), or nil where one admits no member: the object is then empty.
+    /// Apart from `lowerObject` so that its locals (facts copied per witness) stay out of the frame that
+    /// nested objects recurse through (deep nesting overflowed a debug build's stack with them inline).
+    @inline(never)
+    mutating func witnessMembers(_ f: SchemaFacts, names: [String], patternsOnly: Bool, defaultAllowed: Bool,
+                                 nameLanguage: ByteDFA?) throws(JSONSchemaCompileError) -> [GrammarExpr]? {
+        var out: [GrammarExpr] = []
+        for need in f.witnesses {
+            var g = f
+            g.witnesses = []
+            let (region, excluded) = try witnessRegion(need)
+            g.objectParts.append(region)
+            let w = patternsOnly
+                ? try undeclaredMembers(g, excluding: names + excluded, defaultAllowed: false)
+                : try undeclaredMembers(g, excluding: names + excluded, defaultAllowed: defaultAllowed, nameLanguage: nameLanguage)
+            if w.isNothing { return nil }
+            out.append(w)
+        }
+        return out
+    }
+
     /// Whether every member of `need`'s region is rejected whatever its value: the keyword's schema for
     /// that region is `false`.
     mutating func witnessRegionRejectsAll(_ need: SomeMember) throws(JSONSchemaCompileError) -> Bool {
