@@ -22,6 +22,10 @@ import GuidedSchema
         SchemaCase(schema: #"{"type":"string","maxLength":2,"not":{"pattern":"x"}}"#, accept: ["\"ab\"", "\"\""], reject: ["\"x\"", "\"ax\"", "\"abc\""]),
         SchemaCase(schema: #"{"type":"integer","not":{"multipleOf":3}}"#, accept: ["1", "2", "-4", "10"], reject: ["0", "3", "-9", "12"]),
         SchemaCase(schema: #"{"type":"number","not":{"multipleOf":0.5}}"#, accept: ["0.25", "1.1", "3.05", "0.001"], reject: ["0", "1.5", "2", "2.50"]),
+        // A format no draft defines is an annotation: it always holds, so its negation admits nothing,
+        // and beside `type` the negation is that of the type alone.
+        SchemaCase(schema: #"{"not":{"format":"color"}}"#, accept: [], reject: ["\"red\"", "1", "null", "{}"]),
+        SchemaCase(schema: #"{"not":{"type":"string","format":"color"}}"#, accept: ["1", "null", "[]"], reject: ["\"red\"", "\"\""]),
         // not of anyOf = allOf of nots; double negation; $ref
         SchemaCase(schema: #"{"not":{"anyOf":[{"type":"string"},{"type":"number"}]}}"#, accept: ["null", "[]", "{}", "true"], reject: ["1", "\"a\"", "1.5"]),
         SchemaCase(schema: #"{"not":{"not":{"type":"string","minLength":2}}}"#, accept: ["\"ab\""], reject: ["\"a\"", "1", "null"]),

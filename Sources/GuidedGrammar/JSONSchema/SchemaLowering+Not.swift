@@ -254,8 +254,12 @@ extension SchemaLowering {
             f.negatedPatterns.append((s, site.pointer))
         case "format":
             // A format with an exact language holds for every non-string, like `pattern`; its complement
-            // is a string outside that language. An undefined format's negation is not read as anything.
-            guard case .string(let name) = v, case .enforced = JSONFormats.support(name) else { return false }
+            // is a string outside that language.
+            guard case .string(let name) = v else { return false }
+            // A format no draft defines is an annotation (as the positive side reads it unless
+            // `unknownFormats` is `.refuse`): it always holds, so its negation admits nothing.
+            if case .undefined = JSONFormats.support(name), options.unknownFormats == .ignore { f.types = []; return true }
+            guard case .enforced = JSONFormats.support(name) else { return false }
             f.types.formIntersection(.string)
             f.negatedFormats.append((name, site.pointer))
         case "anyOf":
