@@ -27,4 +27,14 @@ private typealias S = MaskTestSupport
         for text in [#"{"x":1}"#, #"{"a":1,"x":1}"#, #"{"b":1,"x":1,"a":1}"#] { #expect(S.accepts(c, text), "\(text)") }
         for text in ["{}", #"{"a":1}"#, #"{"b":1}"#, #"{"a":1,"b":1}"#, #"{"x":true}"#] { #expect(!S.accepts(c, text), "\(text)") }
     }
+
+    /// Grammar languages have no witness: written in declared order it would be a plain undeclared
+    /// member and the export would accept `{"a":1}`, so the export is refused naming the rule.
+    @Test func exportRefusesAWitness() throws {
+        let g = try JSONSchemaCompiler.compile(text: Self.schema, options: Self.options)
+        #expect(throws: GrammarExportError.self) { try g.exported(as: .gbnf) }
+        do { _ = try g.exported(as: .gbnf) } catch {
+            #expect("\(error)".contains("a member-set rule in a shape the declared-order rewrite does not know"), "\(error)")
+        }
+    }
 }

@@ -118,6 +118,10 @@ extension Grammar {
         let required = MemberDependency.closure(of: rules[shape.close.index].requiresMembers, dependencies)
         let triggers = dependencies.reduce(UInt64(0)) { $0 | $1.trigger }
         for c in choices {
+            // A witness (an undeclared member the object must write, under a bit of its own) has no place
+            // in one fixed order of declared members: written as a plain undeclared member, its requirement
+            // would be lost and the language widened, so the export is refused instead.
+            if case .rule(let call) = c, rules[call.index].memberBit >= 0 { throw error() }
             if case .sequence(let p) = c, p.count >= 2, case .rule(let call)? = p.last, rules[call.index].memberBit >= 0 {
                 let bit = UInt64(rules[call.index].memberBit)
                 if triggers & (1 << bit) != 0 && required & (1 << bit) == 0 { shape.leftOut = true; continue }
