@@ -80,7 +80,9 @@ extension SchemaLowering {
     ]
 
     /// not(A ∧ B ∧ ...) as alternatives not(A) ∨ not(B) ∨ ..., for a schema object whose keywords are all
-    /// exactly complementable one by one (`required: [a, b]` gives "a absent" ∨ "b absent"); nil otherwise.
+    /// exactly complementable one by one (`required: [a, b]` gives "a absent" ∨ "b absent"), applicators
+    /// (`SchemaLowering+ApplicatorNegation`) and object keywords ("some member they reject",
+    /// `SchemaLowering+SomeMember`) among them; nil otherwise.
     mutating func negationDisjuncts(_ id: Int) throws(JSONSchemaCompileError) -> [[Conjunct]]? {
         guard case .object(let o) = document[id].value else { return nil }
         let draft = document.draft
