@@ -184,6 +184,11 @@ extension SchemaLowering {
     /// subtract from its strings, say), at most.
     static let maxMergedNegations = 16
 
+    /// Overlapping branches whose negations may split into alternatives, per branch. Each multiplies the
+    /// branch's alternatives; the compile's whole work stays bounded by `Limits.maxAnalyzedConjuncts`.
+    /// (3 until session 37; 8 lets a branch of a nine-branch `oneOf` overlap all the others.)
+    static let maxSplitNegations = 8
+
     /// `oneOf` as a union of disjoint alternatives: branch i together with the negation of every branch j
     /// not provably disjoint from it. Pairwise disjoint branches need no negation (oneOf = anyOf); an
     /// overlapping branch's negation must be exact, or lowering refuses naming the `oneOf`.
@@ -246,7 +251,7 @@ extension SchemaLowering {
                     guard let node = whole else { throw notDisjoint(i, j) }
                     negation = Conjunct(node: node, mode: .negated)
                 }
-                guard negations <= 3, merged <= Self.maxMergedNegations else { throw notDisjoint(i, j) }
+                guard negations <= Self.maxSplitNegations, merged <= Self.maxMergedNegations else { throw notDisjoint(i, j) }
                 for v in variants.indices { variants[v].append(negation) }
             }
             if !dropped.isEmpty {
