@@ -51,6 +51,9 @@ import GuidedSchema
         // A member matching ^[bc]$, the patterns of the location excluded from its additionalProperties.
         #"{"type":"object","not":{"patternProperties":{"^[bc]$":false}}}"#,
         #"{"type":"object","not":{"patternProperties":{"^b":{}},"additionalProperties":false}}"#,
+        // c, named only by `dependentRequired`, is one of the object's own members, not an undeclared one:
+        // it satisfies the negation as a member of its own.
+        #"{"type":"object","properties":{"a":{}},"dependentRequired":{"c":["a"]},"not":{"properties":{"a":{},"b":{}},"additionalProperties":false}}"#,
         // Inside a oneOf beside an open branch.
         #"{"oneOf":[{"type":"object","required":["a"]},{"type":"object","properties":{"a":{},"b":{}},"additionalProperties":false}]}"#,
     ]

@@ -130,9 +130,12 @@ extension SchemaLowering {
         var rest = f
         rest.someMembers.removeFirst()
         rest.types.formIntersection(.object)
+        // The names `lowerObject` writes as members of their own (and leaves out of the undeclared ones):
+        // declared, required and those `dependentRequired` names.
         var declared: [String] = []
         for p in f.objectParts { for (name, _) in p.properties where !declared.contains(name) { declared.append(name) } }
         for name in f.required where !declared.contains(name) { declared.append(name) }
+        for d in f.dependentRequired { for name in [d.key] + d.required where !declared.contains(name) { declared.append(name) } }
         var alternatives: [GrammarExpr] = []
         for name in declared where !f.forbiddenKeys.contains(name) {
             guard let d = try demand(need, on: name) else { throw inexactNegation(need.node) }
