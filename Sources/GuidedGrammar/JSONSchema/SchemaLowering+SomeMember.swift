@@ -10,6 +10,11 @@ struct SomeMember: Hashable, Sendable {
     var keyword: String
 
     static let patternPrefix = "patternProperties/"
+
+    /// The pattern of a `patternProperties` requirement, nil for the other keywords.
+    var pattern: String? {
+        keyword.hasPrefix(Self.patternPrefix) ? String(keyword.dropFirst(Self.patternPrefix.count)) : nil
+    }
 }
 
 /// "Some member that a keyword rejects" is a quantifier over member names, which no grammar of one object
@@ -17,8 +22,10 @@ struct SomeMember: Hashable, Sendable {
 /// `patternProperties`), its names are the finitely many that part declares, and the object has such a
 /// member exactly when, for one of those names, the member is present and is one the keyword rejects: one
 /// alternative per name, each an object that requires it (with its value failing the keyword's schema).
-/// Elsewhere the negation is refused as before. The overlapping `oneOf` of two closed objects is the
-/// common case: branch i and not(branch j) needs "i has a member j does not declare".
+/// In an open object the same alternatives cover its own names, and a *witness* (`lowerWitnessed`)
+/// the undeclared ones, where the keyword rejects them whatever their value; elsewhere the negation is
+/// refused. The overlapping `oneOf` of two closed objects is the common case: branch i and not(branch j)
+/// needs "i has a member j does not declare".
 extension SchemaLowering {
     /// Most names one requirement may split an object into.
     static let maxSomeMemberNames = 64
@@ -69,8 +76,7 @@ extension SchemaLowering {
     mutating func demand(_ need: SomeMember, on name: String) throws(JSONSchemaCompileError) -> MemberDemand? {
         guard case .object(let o) = document[need.node].value else { return MemberDemand.none }
         let pointer = document[need.node].pointer
-        if need.keyword.hasPrefix(SomeMember.patternPrefix) {
-            let source = String(need.keyword.dropFirst(SomeMember.patternPrefix.count))
+        if let source = need.pattern {
             guard try patternDFA(source, pointer: pointer, keyword: "patternProperties").matches(JSONText.encodeContent(name)) else { return MemberDemand.none }
             return .failing(try document.node(at: pointer + "/patternProperties/" + SchemaDocument.escape(source)))
         }
@@ -104,21 +110,27 @@ extension SchemaLowering {
                                          detail: "its negation names more than \(Self.maxSomeMemberNames) members of a closed object")
         }
         rest.types.formIntersection(.object)
+        return .alt(try presentAlternatives(rest, need, names: names))
+    }
+
+    /// For each of `names` that `need` asks about: `rest` with that member present (and its value failing
+    /// the keyword's schema where the value is what fails).
+    mutating func presentAlternatives(_ rest: SchemaFacts, _ need: SomeMember, names: [String]) throws(JSONSchemaCompileError) -> [GrammarExpr] {
         var alternatives: [GrammarExpr] = []
-        for name in names where !f.forbiddenKeys.contains(name) {
+        for name in names where !rest.forbiddenKeys.contains(name) {
             guard let d = try demand(need, on: name) else { throw inexactNegation(need.node) }
             var g = rest
             switch d {
             case .none: continue
             case .anyValue: break
             case .failing(let value):
-                let failing = document.negation(of: value, site: site)
+                let failing = document.negation(of: value, site: negationSite(need.node))
                 g.objectParts.append(ObjectPart(properties: [(name, failing)], additional: nil, pointer: document[failing].pointer))
             }
             if !g.required.contains(name) { g.required.append(name) }
             alternatives.append(try lowerFacts(g))
         }
-        return .alt(alternatives)
+        return alternatives
     }
 
     /// `need` in an open object: a declared name the keyword rejects, present, or an undeclared member of
@@ -126,7 +138,7 @@ extension SchemaLowering {
     /// region is rejected whatever its value (`additionalProperties: false`, a pattern's `false`): a
     /// witness's key may repeat among the plain undeclared members, and the validator reads the last.
     mutating func lowerWitnessed(_ f: SchemaFacts, _ need: SomeMember) throws(JSONSchemaCompileError) -> GrammarExpr {
-        guard options.propertyOrder == .memberSets, try witnessRegionRejectsAll(need) else { throw inexactNegation(need.node) }
+        guard options.propertyOrder == .memberSets, witnessRegionRejectsAll(need) else { throw inexactNegation(need.node) }
         var rest = f
         rest.someMembers.removeFirst()
         rest.types.formIntersection(.object)
@@ -136,14 +148,7 @@ extension SchemaLowering {
         for p in f.objectParts { for (name, _) in p.properties where !declared.contains(name) { declared.append(name) } }
         for name in f.required where !declared.contains(name) { declared.append(name) }
         for d in f.dependentRequired { for name in [d.key] + d.required where !declared.contains(name) { declared.append(name) } }
-        var alternatives: [GrammarExpr] = []
-        for name in declared where !f.forbiddenKeys.contains(name) {
-            guard let d = try demand(need, on: name) else { throw inexactNegation(need.node) }
-            if case .none = d { continue }
-            var g = rest
-            if !g.required.contains(name) { g.required.append(name) }
-            alternatives.append(try lowerFacts(g))
-        }
+        var alternatives = try presentAlternatives(rest, need, names: declared)
         var g = rest
         g.witnesses.append(need)
         alternatives.append(try lowerFacts(g))
@@ -174,11 +179,13 @@ extension SchemaLowering {
 
     /// Whether every member of `need`'s region is rejected whatever its value: the keyword's schema for
     /// that region is `false`.
-    mutating func witnessRegionRejectsAll(_ need: SomeMember) throws(JSONSchemaCompileError) -> Bool {
+    func witnessRegionRejectsAll(_ need: SomeMember) -> Bool {
         guard case .object(let o) = document[need.node].value else { return false }
-        if need.keyword == "additionalProperties" { if case .bool(false)? = o["additionalProperties"] { return true } }
-        if need.keyword.hasPrefix(SomeMember.patternPrefix), case .object(let m)? = o["patternProperties"],
-           case .bool(false)? = m[String(need.keyword.dropFirst(SomeMember.patternPrefix.count))] { return true }
+        let schema: JSONValue?
+        if let source = need.pattern, case .object(let m)? = o["patternProperties"] { schema = m[source] }
+        else if need.keyword == "additionalProperties" { schema = o["additionalProperties"] }
+        else { schema = nil }
+        if case .bool(false)? = schema { return true }
         return false
     }
 
@@ -189,8 +196,7 @@ extension SchemaLowering {
     mutating func witnessRegion(_ need: SomeMember) throws(JSONSchemaCompileError) -> (ObjectPart, [String]) {
         let pointer = document[need.node].pointer
         guard case .object(let o) = document[need.node].value else { throw inexactNegation(need.node) }
-        if need.keyword.hasPrefix(SomeMember.patternPrefix) {
-            let source = String(need.keyword.dropFirst(SomeMember.patternPrefix.count))
+        if let source = need.pattern {
             return (ObjectPart(properties: [], patterns: [(source, document.constant(true))], additional: document.constant(false), pointer: pointer), [])
         }
         var patterns: [(source: String, node: Int)] = []
