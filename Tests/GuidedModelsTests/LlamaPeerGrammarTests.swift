@@ -7,11 +7,11 @@ import Testing
 /// `ServerConstraint.grammar`). In the same serialized suite as the other peer tests (one request at a
 /// time: the server interrupts a running stream when another arrives).
 extension LlamaPeerTests {
-    /// Probes our compiler or GBNF cannot take: `format: regex` (refused by the compiler: valid patterns
-    /// nest, and formats no draft defines are now ignored rather than refused) and a string
-    /// of up to 3,000 characters (a repetition bound past llama.cpp's 2,000).
+    /// Probes our compiler or GBNF cannot take: a `pattern` with a backreference (refused by the compiler:
+    /// not a regular language) and a string of up to 3,000 characters (a repetition bound past llama.cpp's
+    /// 2,000).
     static let inexpressible: [(name: String, keyword: String, schema: JSONValue)] = [
-        ("15-format-regex", "format regex", ["type": "string", "format": "regex"]),
+        ("15-pattern-backreference", "pattern backreference", ["type": "string", "pattern": "(a)\\1"]),
         ("16-long-string", "maxLength 3000", ["type": "string", "maxLength": 3000]),
     ]
 
@@ -44,10 +44,11 @@ extension LlamaPeerTests {
                      "  recursive $ref [11-recursive-ref]: enforced (1/1 valid)\n",
                      "  format uuid [13-format-uuid]: enforced (1/1 valid)\n",
                      "  enum with 200 values [14-enum-200]: enforced (1/1 valid)\n",
-                     "  format regex [15-format-regex]: not sent: " + "the schema does not compile: unsupported keyword 'format' at the root: format 'regex' cannot be enforced exactly: a valid ECMA-262 pattern is not a regular lang…" + "\n",
+                     "  pattern backreference [15-pattern-backreference]: not sent: the schema does not compile: unsupported keyword "
+                        + #"'pattern' at the root: pattern "(a)\\1": backreference `\1` is not supported (not regular)"# + "\n",
                      "  maxLength 3000 [16-long-string]: not sent: not expressible as GBNF: cannot write the grammar (rule "
                         + "'string{0,3000}'): a repetition bound of 3000 is above llama.cpp's limit of 2000\n",
-                     "not expressible as GBNF (not counted): 15-format-regex, 16-long-string\n",
+                     "not expressible as GBNF (not counted): 15-pattern-backreference, 16-long-string\n",
                      "configure: enforcement serverStrict, dialect llama-cpp-python, constraint grammar\n"] {
             #expect(r.out.contains(line), "missing: \(line)")
         }
