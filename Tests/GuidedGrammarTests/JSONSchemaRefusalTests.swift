@@ -54,6 +54,16 @@ import GuidedSchema
                 message: "schema too complex at keyword 'patternProperties' at the root: more than 32 name patterns combined"),
         Refusal(schema: #"{"type":"object","propertyNames":{"not":{"maxLength":3,"uniqueItems":true}}}"#,
                 message: "keyword 'propertyNames' at the root cannot be enforced exactly: undeclared names can be restricted only by enum/const, string keywords (pattern, length, format) and anyOf/oneOf of those"),
+        // A malformed value under a negation is reported as the positive reading reports it, not as a
+        // negation that cannot be made.
+        Refusal(schema: #"{"not":{"dependentRequired":{"a":5}}}"#,
+                message: "invalid value for keyword 'dependentRequired' at /not: values must be arrays of strings"),
+        Refusal(schema: #"{"not":{"oneOf":5}}"#,
+                message: "invalid value for keyword 'oneOf' at /not: must be a non-empty array of schemas"),
+        Refusal(schema: #"{"oneOf":[{"type":"object"},{"not":{"anyOf":[]}}]}"#,
+                message: "invalid value for keyword 'anyOf' at /oneOf/1/not: must be a non-empty array of schemas"),
+        Refusal(schema: #"{"not":{"allOf":[{"properties":{"a":{"minLength":-1}}}]}}"#,
+                message: "invalid value for keyword 'minLength' at /not/allOf/0/properties/a: must be a non-negative integer"),
     ]
 
     @Test(arguments: refusals)

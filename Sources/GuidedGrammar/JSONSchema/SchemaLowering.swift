@@ -253,12 +253,38 @@ struct SchemaLowering {
     }
 
     /// The refusal of negated location `n`, which no rewrite made exact.
-    func inexactNegation(_ n: Int) -> JSONSchemaCompileError {
+    /// The refusal of a negation that cannot be made exactly, or, where location `n` holds a malformed
+    /// keyword value, the error the positive reading gives for it.
+    mutating func inexactNegation(_ n: Int) -> JSONSchemaCompileError {
+        if let invalid = invalidValue(under: n) { return invalid }
         let site = negationSite(n)
         let detail = site.keyword == "oneOf"
             ? "branch \(document[n].pointer.split(separator: "/").last ?? "") overlaps another and its negation is not exactly expressible"
             : "its negation is exact only for type, enum, const, required, counts, lengths, bounds, pattern, format, multipleOf, properties, items, contains, dependencies and applicators of those, for additionalProperties, patternProperties and propertyNames inside a closed object, or when the values are listed by enum/const"
         return JSONSchemaCompileError(.notExact, keyword: site.keyword, pointer: site.pointer, detail: detail)
+    }
+
+    /// The first malformed keyword value at location `n` or below it (not through references), as the
+    /// positive reading reports it (`oneOf: 5`, `dependentRequired: {"a": 5}`), or nil. Read only on the
+    /// way to a refusal.
+    mutating func invalidValue(under n: Int, depth: Int = 0) -> JSONSchemaCompileError? {
+        // Locations nest as deep as the JSON text, which the parser bounds; this bounds the stack here too.
+        guard depth < 64 else { return nil }
+        // Applicator values are read where the location is flattened, the other keywords where merged.
+        do { _ = try flatten([Conjunct(node: n, full: true)]) } catch { if error.kind == .invalidSchema { return error } }
+        var scratch = SchemaFacts()
+        do { try merge(node: n, into: &scratch) } catch { if error.kind == .invalidSchema { return error } }
+        guard case .object(let o) = document[n].value else { return nil }
+        let pointer = document[n].pointer
+        var found: JSONSchemaCompileError? = nil
+        SchemaKeywords.forEachSubschema(in: o, draft: document.draft, skipping: { $0 == "definitions" || $0 == "$defs" }) {
+            (key: String, member: String?, _: JSONValue) -> Void in
+            guard found == nil else { return }
+            let path = pointer + "/" + SchemaDocument.escape(key) + (member.map { "/" + $0 } ?? "")
+            guard let child = try? document.node(at: path) else { return }
+            found = invalidValue(under: child, depth: depth + 1)
+        }
+        return found
     }
 
     /// `enum`/`const`: the listed values that certainly satisfy the sibling keywords, as literal text.
