@@ -722,28 +722,27 @@ extension SchemaLowering {
     }
 }
 
-/// Everything `undeclaredMembers` reads: the excluded names, each object part's patterns, additional
-/// schema and pointer, and the object's pointer (for errors). Equal keys give equal expressions.
+/// Everything `undeclaredMembers` reads that shapes its expression: the excluded names, each object
+/// part's patterns and additional schema, and the `propertyNames` locations. Equal keys give equal
+/// expressions, so objects at other locations with the same members share one (pointers only name rules
+/// and errors, and an expression is remembered only once it was made without error): a schema whose
+/// alternatives combine the same member sets made each one's name automaton again (web-types: 102 calls).
 struct UndeclaredKey: Hashable {
     struct Part: Hashable {
         var patterns: [String]
         var patternNodes: [Int]
         var additional: Int?
-        var pointer: String
     }
     var names: [String]
     var parts: [Part]
     var defaultAllowed: Bool
-    var objectPointer: String
     /// The names are restricted by `propertyNames` (its locations, in `propertyNames`).
     var propertyNames: [Int]
 
     init(_ f: SchemaFacts, names: [String], defaultAllowed: Bool, restricted: Bool) {
         self.names = names
         propertyNames = restricted ? f.propertyNames : []
-        parts = f.objectParts.map { Part(patterns: $0.patterns.map(\.source), patternNodes: $0.patterns.map(\.node),
-                                         additional: $0.additional, pointer: $0.pointer) }
+        parts = f.objectParts.map { Part(patterns: $0.patterns.map(\.source), patternNodes: $0.patterns.map(\.node), additional: $0.additional) }
         self.defaultAllowed = defaultAllowed
-        objectPointer = f.objectPointer
     }
 }
