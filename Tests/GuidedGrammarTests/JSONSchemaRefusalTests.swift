@@ -29,8 +29,8 @@ import GuidedSchema
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; inside the items, only arrays of distinct strings without listed values may have uniqueItems"),
         Refusal(schema: #"{"type":"array","uniqueItems":true,"items":{"type":"array","uniqueItems":true}}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; arrays with maxItems, maxContains, uniqueItems or constrained items run out"),
-        Refusal(schema: #"{"uniqueItems":true,"prefixItems":[{"type":"string"}],"items":{"type":"string"}}"#,
-                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; not beside prefixItems or contains"),
+        Refusal(schema: #"{"uniqueItems":true,"contains":{"minLength":2},"items":{"type":"string"}}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced over string items, or over up to 6 listed strings, booleans or null; not beside contains"),
         Refusal(schema: #"{"$ref":"http://example.com/x.json"}"#,
                 message: "unresolvable '$ref' at the root: 'http://example.com/x.json' is outside this document (remote references are not fetched)"),
         Refusal(schema: #"{"properties":{"a":{"if":{"patternProperties":{"^x":{"type":"integer"}}},"then":{"maxProperties":3}}}}"#,
@@ -54,6 +54,11 @@ import GuidedSchema
                 message: "schema too complex at keyword 'patternProperties' at the root: more than 32 name patterns combined"),
         Refusal(schema: #"{"type":"object","propertyNames":{"not":{"maxLength":3,"uniqueItems":true}}}"#,
                 message: "keyword 'propertyNames' at the root cannot be enforced exactly: undeclared names can be restricted only by enum/const, string keywords (pattern, length, format) and anyOf/oneOf of those"),
+        // Items by position: a third boolean may find both values written before it.
+        Refusal(schema: #"{"prefixItems":[{"type":"boolean"},{"type":"boolean"},{"type":"boolean"}],"uniqueItems":true}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; item 2 is only true, false or null, which 2 items before it may use up"),
+        Refusal(schema: #"{"items":{"type":"boolean"},"maxItems":3,"uniqueItems":true}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; these items are only true, false or null"),
         // A malformed value under a negation is reported as the positive reading reports it, not as a
         // negation that cannot be made.
         Refusal(schema: #"{"not":{"dependentRequired":{"a":5}}}"#,

@@ -42,12 +42,22 @@ import GuidedTokenizers
         // Whitespace between and inside items is no part of the value.
         (#"{"type":"array","items":{"type":"object"},"uniqueItems":true}"#,
          [#"[{"a":1}, {"a": 1, "z":1}, { }]"#], []),
+        // Items by position: two booleans, each decided at its first byte (the second has one left), then
+        // any values.
+        (#"{"type":"array","prefixItems":[{"type":"boolean"},{"type":"boolean"}],"uniqueItems":true}"#,
+         ["[true,false,1,null]", "[false,true,[],\"a\"]", "[false]"], []),
+        // Two booleans and nothing after them.
+        (#"{"type":"array","prefixItems":[{"type":"boolean"},{"type":"boolean"}],"items":false,"uniqueItems":true}"#,
+         ["[true,false]", "[false,true]", "[true]"], []),
+        // At most two booleans: the second always has one left.
+        (#"{"type":"array","items":{"type":"boolean"},"maxItems":2,"uniqueItems":true}"#,
+         ["[true,false]", "[false,true]", "[]"], []),
     ]
 
     static let alphabet = ["[", "]", ",", "{", "}", "\"", ":", "a", "z", "0", "1", "-", "."]
     static let endings = ["", "]", "}]", "\"}]", "1}]", ":1}]", "\":1}]", ",\"z\":1}]", "\"z\":1}]", "1]", "\"]", "]]", "]}]", "1]]",
                           "rue]", "ue]", "e]", "alse]", "lse]", "se]", "ull]", "ll]", "l]", "\\\"]", "rue]]", "rue}]", "alse]]", "alse}]",
-                          "\"a\":1}]", "a\":1}]", ":1,\"z\":1}]", "\"a\":0}]", "\"z\":0}]", "\"z\"]", "\"z\"]}]", "z\"]}]", "\"]}]", ":[]}]", "rue]}]", "alse]}]"]
+                          "\"a\":1}]", "a\":1}]", ":1,\"z\":1}]", "\"a\":0}]", "\"z\":0}]", "\"z\"]", "\"z\"]}]", "z\"]}]", "\"]}]", ":[]}]", "rue]}]", "alse]}]", "true]", "false]", "null]"]
 
     /// Completions the judge tries: one character of the alphabet (or none) then one of the endings, or
     /// two characters then a closing bracket or brace.
@@ -106,7 +116,7 @@ import GuidedTokenizers
         }
     }
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<10)
     func masksAreExactAndLive(_ k: Int) throws {
         let (schema, documents, without) = Self.cases[k]
         let grammar = try JSONSchemaCompiler.compile(text: schema, options: JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 2),

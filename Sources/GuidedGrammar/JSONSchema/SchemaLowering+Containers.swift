@@ -232,12 +232,14 @@ extension SchemaLowering {
                                    + "string items, or over up to \(Self.maxUniqueListed) listed strings, booleans or null; \(why)")
         }
         let active = f.contains.filter { !($0.min == 0 && $0.max == nil) }
-        guard active.isEmpty, f.arrayParts.allSatisfy({ $0.prefix.isEmpty }) else { throw refuse("not beside prefixItems or contains") }
+        guard active.isEmpty else { throw refuse("not beside contains") }
+        // Items by position (`prefixItems`, array-form `items`) are compared as values too.
+        if f.arrayParts.contains(where: { !$0.prefix.isEmpty }) { return try distinctValueArray(f, pointer: pointer) }
         let nodes = f.arrayParts.compactMap(\.rest)
         let conjuncts = nodes.map { Conjunct(node: $0, full: true) }
         // Items that may be other values than strings are compared as values.
         guard !nodes.isEmpty, let (_, item) = try? analyze(SchemaLowering.normalize(conjuncts)), Self.stringsOnly(item) else {
-            return try distinctValueArray(f, conjuncts, pointer: pointer)
+            return try distinctValueArray(f, pointer: pointer)
         }
         guard let language = try stringLanguage(conjuncts, pointer: pointer) else {
             throw refuse("the strings these items may be are not known exactly")

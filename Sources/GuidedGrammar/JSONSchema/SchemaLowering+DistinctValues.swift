@@ -18,7 +18,9 @@ import GuidedSchema
 ///   fresh member can always be written before the `}`;
 /// - arrays with no `maxItems` whose items are unconstrained;
 /// - `true`, `false` and `null`, which the matcher decides at their first byte, beside some other
-///   alternative that never runs out (so the item's first byte always has a choice left).
+///   alternative that never runs out (so the item's first byte always has a choice left);
+/// - at a position of its own (`prefixItems`, array-form `items`), items that are only `true`, `false`
+///   or `null` where there are more of them than items before it: one is always left unwritten.
 /// Anything else (closed objects, bounded numbers, finite string languages beside other types, an
 /// array of distinct values inside another's items) is refused, naming `uniqueItems` and why.
 extension SchemaLowering {
@@ -32,25 +34,57 @@ extension SchemaLowering {
         var failure: String? = nil
         /// No alternative admits non-integer numbers: the matcher decides `0` at its first digit.
         var integersOnlyNumbers = true
+        /// The literals (`true`, `false`, `null`) some alternative admits, each decided at its first byte.
+        var literals: Set<String> = []
+
+        /// Whether an item drawn from this supply at position `index` (that many items before it) always
+        /// has a distinct value left.
+        func isLive(at index: Int) -> Bool { failure == nil && (!admitsSome || endless || literals.count > index) }
     }
 
-    mutating func distinctValueArray(_ f: SchemaFacts, _ conjuncts: [Conjunct], pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
+    /// The array as without `uniqueItems`, marked `distinctByValue`, where each position's items never run
+    /// out (`ItemSupply.isLive`): the positions of the prefix one by one, then the rest (up to `maxItems`).
+    mutating func distinctValueArray(_ f: SchemaFacts, pointer: String) throws(JSONSchemaCompileError) -> GrammarExpr {
         func refuse(_ why: String) -> JSONSchemaCompileError {
             JSONSchemaCompileError(.unsupported, keyword: "uniqueItems", pointer: pointer,
                                    detail: "uniqueItems: true is enforced where items never run out of distinct values; \(why)")
         }
-        var supply = ItemSupply()
-        try supplyOf(SchemaLowering.normalize(conjuncts), into: &supply, depth: 0, pointer: pointer)
-        if let why = supply.failure { throw refuse(why) }
+        let prefixCount = f.arrayParts.map(\.prefix.count).max() ?? 0
+        let reachable = f.maxItems.map { min($0, prefixCount) } ?? prefixCount
+        var admitsSome = false, integersOnlyNumbers = true
+        // Position `index`'s item (nil: the positions after every prefix), as each array part reads it.
+        func item(_ index: Int?) -> [Conjunct] {
+            f.arrayParts.compactMap { part in
+                if let i = index, i < part.prefix.count { return Conjunct(node: part.prefix[i], full: true) }
+                return part.rest.map { Conjunct(node: $0, full: true) }
+            }
+        }
+        for index in 0..<reachable {
+            var supply = ItemSupply()
+            try supplyOf(SchemaLowering.normalize(item(index)), into: &supply, depth: 0, pointer: pointer)
+            if let why = supply.failure { throw refuse(why) }
+            guard supply.isLive(at: index) else {
+                throw refuse("item \(index) is only true, false or null, which \(index) items before it may use up")
+            }
+            admitsSome = admitsSome || supply.admitsSome
+            integersOnlyNumbers = integersOnlyNumbers && supply.integersOnlyNumbers
+        }
+        if f.maxItems.map({ $0 > prefixCount }) ?? true {
+            var supply = ItemSupply()
+            try supplyOf(SchemaLowering.normalize(item(nil)), into: &supply, depth: 0, pointer: pointer)
+            if let why = supply.failure { throw refuse(why) }
+            guard supply.isLive(at: f.maxItems.map { $0 - 1 } ?? Int.max) else { throw refuse("these items are only true, false or null") }
+            admitsSome = admitsSome || supply.admitsSome
+            integersOnlyNumbers = integersOnlyNumbers && supply.integersOnlyNumbers
+        }
         var plain = f
         plain.uniqueItems = nil
         // No item at all: `[]` is the only array, and it is distinct.
-        guard supply.admitsSome else { return try lowerArray(plain) }
-        guard supply.endless else { throw refuse("these items are only true, false or null") }
+        guard admitsSome else { return try lowerArray(plain) }
         let body = try lowerArray(plain)
         let r = grammar.declareRule(name: "distinct:\(f.arrayPointer)")
         grammar.define(r, as: body)
-        grammar.markDistinctValueItems(r, zeroIsDecided: supply.integersOnlyNumbers)
+        grammar.markDistinctValueItems(r, zeroIsDecided: integersOnlyNumbers)
         // The matcher tracks an array of values and, inside its items, arrays of distinct strings whose
         // strings never run out (no second array of values, no listed strings, no recursion).
         if reachesDistinctArray(from: body, allowingEndlessStrings: true) {
@@ -83,12 +117,17 @@ extension SchemaLowering {
         func fail(_ why: String) { supply.failure = why }
         supply.admitsSome = true
         if !f.negated.isEmpty { return fail("an item's negation is not exact") }
+        if f.enumValues == nil {
+            if f.types.contains(.boolean) { supply.literals.formUnion(["true", "false"]) }
+            if f.types.contains(.null) { supply.literals.insert("null") }
+        }
         if let listed = f.enumValues {
             // Listed true/false/null are decided at their first byte; other listed values run out.
             let admitted = listed.filter { f.types.contains(InstanceTypes(of: $0)) }
             for v in admitted {
                 switch v {
-                case .bool, .null: continue
+                case .bool(let b): supply.literals.insert(b ? "true" : "false")
+                case .null: supply.literals.insert("null")
                 default: return fail("listed items other than true, false and null run out")
                 }
             }
