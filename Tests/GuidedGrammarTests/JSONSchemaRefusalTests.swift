@@ -59,6 +59,9 @@ import GuidedSchema
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; item 2 is only true, false or null, which 2 items before it may use up"),
         Refusal(schema: #"{"items":{"type":"boolean"},"maxItems":3,"uniqueItems":true}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; these items are only true, false or null"),
+        // A listed string no endless alternative admits runs out ("a" written, `"a` has one completion).
+        Refusal(schema: #"{"items":{"anyOf":[{"enum":["a"]},{"type":"string","minLength":2},{"type":"integer"}]},"uniqueItems":true}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; listed items other than true, false and null run out"),
         // A malformed value under a negation is reported as the positive reading reports it, not as a
         // negation that cannot be made.
         Refusal(schema: #"{"not":{"dependentRequired":{"a":5}}}"#,

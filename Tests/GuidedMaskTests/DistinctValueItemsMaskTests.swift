@@ -49,6 +49,9 @@ import GuidedTokenizers
         // Two booleans and nothing after them.
         (#"{"type":"array","prefixItems":[{"type":"boolean"},{"type":"boolean"}],"items":false,"uniqueItems":true}"#,
          ["[true,false]", "[false,true]", "[true]"], []),
+        // Known values or any string (and integers): the listed strings go on as plain strings.
+        (#"{"type":"array","items":{"anyOf":[{"enum":["a","z"]},{"type":"string"},{"type":"integer"}]},"uniqueItems":true}"#,
+         [#"["a","aa",1,"z","z1"]"#, #"["z","",0]"#], ["1.0", ".", "e", "e1"]),
         // At most two booleans: the second always has one left.
         (#"{"type":"array","items":{"type":"boolean"},"maxItems":2,"uniqueItems":true}"#,
          ["[true,false]", "[false,true]", "[]"], []),
@@ -116,7 +119,7 @@ import GuidedTokenizers
         }
     }
 
-    @Test(arguments: 0..<10)
+    @Test(arguments: 0..<11)
     func masksAreExactAndLive(_ k: Int) throws {
         let (schema, documents, without) = Self.cases[k]
         let grammar = try JSONSchemaCompiler.compile(text: schema, options: JSONSchemaCompileOptions(whitespace: .bounded(maxRun: 2),

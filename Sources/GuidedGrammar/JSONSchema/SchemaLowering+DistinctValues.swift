@@ -20,7 +20,9 @@ import GuidedSchema
 /// - `true`, `false` and `null`, which the matcher decides at their first byte, beside some other
 ///   alternative that never runs out (so the item's first byte always has a choice left);
 /// - at a position of its own (`prefixItems`, array-form `items`), items that are only `true`, `false`
-///   or `null` where there are more of them than items before it: one is always left unwritten.
+///   or `null` where there are more of them than items before it: one is always left unwritten;
+/// - listed strings that another alternative's endless strings also admit (`anyOf: [{enum: [...]},
+///   {type: string}]`, known values or any string): every prefix of theirs goes on there.
 /// Anything else (closed objects, bounded numbers, finite string languages beside other types, an
 /// array of distinct values inside another's items) is refused, naming `uniqueItems` and why.
 extension SchemaLowering {
@@ -36,6 +38,20 @@ extension SchemaLowering {
         var integersOnlyNumbers = true
         /// The literals (`true`, `false`, `null`) some alternative admits, each decided at its first byte.
         var literals: Set<String> = []
+        /// Listed strings, and the string languages of alternatives that never run out: each listed string
+        /// must be in one of those (`settleListedStrings`).
+        var listedStrings: [String] = []
+        var endlessStrings: [ByteDFA] = []
+
+        /// Fails where some listed string is in no endless alternative's language (its prefixes could then
+        /// run out).
+        mutating func settleListedStrings() {
+            guard failure == nil else { return }
+            for s in listedStrings where !endlessStrings.contains(where: { $0.matches(JSONText.encodeContent(s)) }) {
+                failure = "listed items other than true, false and null run out"
+                return
+            }
+        }
 
         /// Whether an item drawn from this supply at position `index` (that many items before it) always
         /// has a distinct value left.
@@ -62,6 +78,7 @@ extension SchemaLowering {
         for index in 0..<reachable {
             var supply = ItemSupply()
             try supplyOf(SchemaLowering.normalize(item(index)), into: &supply, depth: 0, pointer: pointer)
+            supply.settleListedStrings()
             if let why = supply.failure { throw refuse(why) }
             guard supply.isLive(at: index) else {
                 throw refuse("item \(index) is only true, false or null, which \(index) items before it may use up")
@@ -72,6 +89,7 @@ extension SchemaLowering {
         if f.maxItems.map({ $0 > prefixCount }) ?? true {
             var supply = ItemSupply()
             try supplyOf(SchemaLowering.normalize(item(nil)), into: &supply, depth: 0, pointer: pointer)
+            supply.settleListedStrings()
             if let why = supply.failure { throw refuse(why) }
             guard supply.isLive(at: f.maxItems.map { $0 - 1 } ?? Int.max) else { throw refuse("these items are only true, false or null") }
             admitsSome = admitsSome || supply.admitsSome
@@ -128,6 +146,7 @@ extension SchemaLowering {
                 switch v {
                 case .bool(let b): supply.literals.insert(b ? "true" : "false")
                 case .null: supply.literals.insert("null")
+                case .string(let s): supply.listedStrings.append(s)
                 default: return fail("listed items other than true, false and null run out")
                 }
             }
@@ -142,6 +161,7 @@ extension SchemaLowering {
             if !language.isEmpty {
                 guard language.continuesInfinitelyFromEveryPrefix else { return fail("some string items have finitely many completions") }
                 supply.endless = true
+                supply.endlessStrings.append(language)
             }
         }
         if !f.types.isDisjoint(with: .number) {
