@@ -59,6 +59,9 @@ import GuidedSchema
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; item 2 is only true, false or null, which 2 items before it may use up"),
         Refusal(schema: #"{"items":{"type":"boolean"},"maxItems":3,"uniqueItems":true}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; these items are only true, false or null"),
+        // An integer-only position after one that may write 0.0: its 0 would be refused only after the digit.
+        Refusal(schema: #"{"prefixItems":[{"type":"number"}],"items":{"type":"integer"},"uniqueItems":true}"#,
+                message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; positions of integers only beside positions of other numbers (a 0 could be left with no way on)"),
         // A listed string no endless alternative admits runs out ("a" written, `"a` has one completion).
         Refusal(schema: #"{"items":{"anyOf":[{"enum":["a"]},{"type":"string","minLength":2},{"type":"integer"}]},"uniqueItems":true}"#,
                 message: "unsupported keyword 'uniqueItems' at the root: uniqueItems: true is enforced where items never run out of distinct values; listed items other than true, false and null run out"),

@@ -36,6 +36,8 @@ extension SchemaLowering {
         var failure: String? = nil
         /// No alternative admits non-integer numbers: the matcher decides `0` at its first digit.
         var integersOnlyNumbers = true
+        /// Some alternative admits numbers.
+        var admitsNumbers = false
         /// The literals (`true`, `false`, `null`) some alternative admits, each decided at its first byte.
         var literals: Set<String> = []
         /// Listed strings, and the string languages of alternatives that never run out: each listed string
@@ -67,7 +69,9 @@ extension SchemaLowering {
         }
         let prefixCount = f.arrayParts.map(\.prefix.count).max() ?? 0
         let reachable = f.maxItems.map { min($0, prefixCount) } ?? prefixCount
-        var admitsSome = false, integersOnlyNumbers = true
+        var admitsSome = false
+        // Whether the positions that admit numbers admit integers only, or also others.
+        var numberKinds: Set<Bool> = []
         // Position `index`'s item (nil: the positions after every prefix), as each array part reads it.
         func item(_ index: Int?) -> [Conjunct] {
             f.arrayParts.compactMap { part in
@@ -84,7 +88,7 @@ extension SchemaLowering {
                 throw refuse("item \(index) is only true, false or null, which \(index) items before it may use up")
             }
             admitsSome = admitsSome || supply.admitsSome
-            integersOnlyNumbers = integersOnlyNumbers && supply.integersOnlyNumbers
+            if supply.admitsNumbers { numberKinds.insert(supply.integersOnlyNumbers) }
         }
         if f.maxItems.map({ $0 > prefixCount }) ?? true {
             var supply = ItemSupply()
@@ -93,8 +97,14 @@ extension SchemaLowering {
             if let why = supply.failure { throw refuse(why) }
             guard supply.isLive(at: f.maxItems.map { $0 - 1 } ?? Int.max) else { throw refuse("these items are only true, false or null") }
             admitsSome = admitsSome || supply.admitsSome
-            integersOnlyNumbers = integersOnlyNumbers && supply.integersOnlyNumbers
+            if supply.admitsNumbers { numberKinds.insert(supply.integersOnlyNumbers) }
         }
+        // The matcher decides a `0` at its digit for all items or for none: an integer-only position after
+        // one that may write `0.0` would find its `0` repeated only where nothing else can follow it.
+        guard numberKinds.count <= 1 else {
+            throw refuse("positions of integers only beside positions of other numbers (a 0 could be left with no way on)")
+        }
+        let integersOnlyNumbers = numberKinds.first ?? true
         var plain = f
         plain.uniqueItems = nil
         // No item at all: `[]` is the only array, and it is distinct.
@@ -177,6 +187,7 @@ extension SchemaLowering {
                 // `-` would lead to `-0` or a few negative integers only.
                 return fail("integers with a lower bound of zero or below run out")
             }
+            supply.admitsNumbers = true
             supply.endless = true
         }
         if f.types.contains(.object) {
