@@ -38,8 +38,8 @@ extension JSONFormats {
             .seq([cls("Dd"), cls("01234567"), hexDigit, hexDigit]),
             .seq([cls("EFef"), hexDigit, hexDigit, hexDigit]),
         ])
-        // `\\` and `\"` are the JSON spellings of `\` and `"`; `set` names pattern characters, so the
-        // escaped syntax characters are listed one by one with their JSON spelling.
+        // After a pattern's `\`, a syntax character or `/` stands for itself; the backslash is itself
+        // written `\\` inside the JSON string, so an escaped backslash is two of those.
         let syntaxEscaped = GrammarExpr.alt([
             .seq([escape, cls("^$.*+?()[]{}|/")]),
             .seq([escape, escape]),

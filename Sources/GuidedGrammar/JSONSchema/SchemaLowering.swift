@@ -252,8 +252,7 @@ struct SchemaLowering {
         return .alt(alts)
     }
 
-    /// The refusal of negated location `n`, which no rewrite made exact.
-    /// The refusal of a negation that cannot be made exactly, or, where location `n` holds a malformed
+    /// The refusal of negated location `n`, which no rewrite made exact, or, where `n` holds a malformed
     /// keyword value, the error the positive reading gives for it.
     mutating func inexactNegation(_ n: Int) -> JSONSchemaCompileError {
         if let invalid = invalidValue(under: n) { return invalid }
