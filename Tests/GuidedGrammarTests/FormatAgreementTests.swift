@@ -105,6 +105,7 @@ import GuidedTestSupport
         (["a", "(", ")", "[", "]", "\\", "*", "?", "{", "}", ",", "1", "-", "|", "^", ":", ".", "$", "="], 4, 9_000),
         (["(", ")", "a", "*", "?", "{", "2", ",", "}", "|"], 6, 20_000),
         (["[", "]", "^", "-", "a", "z", "9", "\\", ":", "b"], 6, 30_000),
+        (["\\", "c", "x", "u", "0", "D", "8", "b", "B", "/", "-"], 5, 1_000),
     ])
     func regexSubsetOverSmallAlphabets(_ alphabet: [String], _ length: Int, _ minimumAccepted: Int) throws {
         let automaton = try Self.dfa("regex")
