@@ -67,8 +67,8 @@ extension JSONFormats {
         let classItem = GrammarExpr.alt([classLiteral, commonEscape, escaped("-"), .alt(ranges)])
         // PCRE2 reads `[:`, `[.` and `[=` as the start of a POSIX class or collating element (an error
         // outside a class), so a class does not begin with those three.
-        for u in ":.=".unicodeScalars { classExcluded.append(u.value) }
-        let firstItem = GrammarExpr.alt([JSONText.chars(JSONText.complement(classExcluded.sorted())), commonEscape, escaped("-"), .alt(ranges)])
+        let firstExcluded = classExcluded + ":.=".unicodeScalars.map(\.value)
+        let firstItem = GrammarExpr.alt([JSONText.chars(JSONText.complement(firstExcluded.sorted())), commonEscape, escaped("-"), .alt(ranges)])
         let classBody = GrammarExpr.alt([.seq([lit("^"), .star(classItem)]), .seq([firstItem, .star(classItem)]), .empty])
         let characterClass = GrammarExpr.seq([lit("["), classBody, lit("]")])
 

@@ -79,23 +79,19 @@ extension SchemaLowering {
                 return part.rest.map { Conjunct(node: $0, full: true) }
             }
         }
-        for index in 0..<reachable {
+        // Each prefix position on its own, then the rest (nil) where `maxItems` leaves room for it, each with
+        // the most items that may come before one of its items.
+        var positions: [(index: Int?, before: Int)] = (0..<reachable).map { ($0, $0) }
+        if f.maxItems.map({ $0 > prefixCount }) ?? true { positions.append((nil, f.maxItems.map { $0 - 1 } ?? Int.max)) }
+        for (index, before) in positions {
             var supply = ItemSupply()
             try supplyOf(SchemaLowering.normalize(item(index)), into: &supply, depth: 0, pointer: pointer)
             supply.settleListedStrings()
             if let why = supply.failure { throw refuse(why) }
-            guard supply.isLive(at: index) else {
-                throw refuse("item \(index) is only true, false or null, which \(index) items before it may use up")
+            guard supply.isLive(at: before) else {
+                throw refuse(index.map { "item \($0) is only true, false or null, which \($0) items before it may use up" }
+                             ?? "these items are only true, false or null")
             }
-            admitsSome = admitsSome || supply.admitsSome
-            if supply.admitsNumbers { numberKinds.insert(supply.integersOnlyNumbers) }
-        }
-        if f.maxItems.map({ $0 > prefixCount }) ?? true {
-            var supply = ItemSupply()
-            try supplyOf(SchemaLowering.normalize(item(nil)), into: &supply, depth: 0, pointer: pointer)
-            supply.settleListedStrings()
-            if let why = supply.failure { throw refuse(why) }
-            guard supply.isLive(at: f.maxItems.map { $0 - 1 } ?? Int.max) else { throw refuse("these items are only true, false or null") }
             admitsSome = admitsSome || supply.admitsSome
             if supply.admitsNumbers { numberKinds.insert(supply.integersOnlyNumbers) }
         }
