@@ -2,7 +2,12 @@ import GuidedTokenizers
 
 /// A precomputed set of tokens that are plain JSON string text: complete UTF-8 characters, none of them
 /// `"`, `\`, a control character below U+0020 or a line separator (see `SliceUTF8`), at most
-/// `maxCharacters` of them. About 96% of Qwen2's tokens are such text.
+/// `maxCharacters` of them. About 96% of Qwen2's tokens are such text. The unbounded slice also holds
+/// the tokens that end inside such a character (plain text, then the first bytes of one more plain
+/// character: 1,266 of Qwen2's, the pieces a byte-level BPE makes of CJK text): a state that reads every
+/// plain string reads every prefix of one, so they too are allowed there whatever the stack holds, and
+/// its rest trie leaves them out (a quarter of the nodes its walk visited, and the bits that made most
+/// string states' entries pass `MaskCacheEntry.mergedListThreshold`).
 ///
 /// Inside a JSON string almost every token is allowed, and deciding that by walking the whole token
 /// trie costs milliseconds. When an automaton state provably accepts every string of such characters
@@ -23,6 +28,10 @@ final class TokenSlice: @unchecked Sendable {
     let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
     /// The slice whose rest trie this one shares (it owns `restNodes`), if any.
     private let restOwner: TokenSlice?
+    /// The trie of every token that is not plain text (complete characters), for the slices that share
+    /// it (`init(plainUpTo:)`, gap slices): the unbounded slice's own `rest` leaves out the tokens that
+    /// end inside a character, which those slices do not hold. Set on the unbounded slice only.
+    private let nonPlain: (trie: TokenTrie, nodes: UnsafeMutableBufferPointer<TokenTrie.Node>)?
     /// A gap slice's other plain tokens, those holding an excluded character (see `init(excluding:)`):
     /// walked besides `rest`. Empty for the other slices.
     let gap: TokenTrie?
@@ -30,9 +39,21 @@ final class TokenSlice: @unchecked Sendable {
 
     /// The plain tokens of at most `maxCharacters` characters, with the trie of every other token.
     /// `counts` is `plainCharacterCounts(vocabulary)`.
+    /// Unbounded (`Int.max`), it holds the tokens ending inside a plain character too, and keeps the trie
+    /// of the non-plain tokens for the slices that share it.
     init(vocabulary: TokenVocabulary, counts: [UInt8], maxCharacters: Int, maskWords: Int) throws(TokenTrieError) {
         self.maxCharacters = maxCharacters
-        let bits = Self.members(counts, maxCharacters: maxCharacters, maskWords: maskWords)
+        let plain = Self.members(counts, maxCharacters: maxCharacters, maskWords: maskWords)
+        var bits = plain
+        if maxCharacters == Int.max {
+            for id in Self.plainPrefixTokens(vocabulary) { bits[id >> 5] |= 1 << UInt32(id & 31) }
+            let trie = try TokenTrie(vocabulary: vocabulary, including: { plain[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 })
+            let nodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, trie.nodes.count))
+            _ = nodes.initialize(from: trie.nodes)
+            nonPlain = (trie, nodes)
+        } else {
+            nonPlain = nil
+        }
         members = .copying(bits)
         rest = try TokenTrie(vocabulary: vocabulary, including: { bits[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 })
         restNodes = .allocate(capacity: max(1, rest.nodes.count))
@@ -47,12 +68,13 @@ final class TokenSlice: @unchecked Sendable {
     /// states that provably reject longer plain text (`GrammarMatcher.exactRoom`), so the longer plain
     /// tokens, left out of both, need no walk.
     init(plainUpTo maxCharacters: Int, counts: [UInt8], sharing unbounded: TokenSlice) {
-        precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
+        guard let shared = unbounded.nonPlain else { preconditionFailure("the shared rest must hold every non-plain token and nothing else") }
         self.maxCharacters = maxCharacters
         members = .copying(Self.members(counts, maxCharacters: maxCharacters, maskWords: unbounded.members.count))
-        rest = unbounded.rest
-        restNodes = unbounded.restNodes
+        rest = shared.trie
+        restNodes = shared.nodes
         restOwner = unbounded
+        nonPlain = nil
         gap = nil
         gapNodes = nil
     }
@@ -63,12 +85,13 @@ final class TokenSlice: @unchecked Sendable {
     /// are walked in their own small trie; the non-plain ones in `unbounded`'s rest trie.
     init(excluding excluded: ASCIISet, maxCharacters: Int, gapTokens: [UInt32], members bits: [UInt32],
          vocabulary: TokenVocabulary, sharing unbounded: TokenSlice) throws(TokenTrieError) {
-        precondition(unbounded.maxCharacters == Int.max, "the shared rest must hold every non-plain token and nothing else")
+        guard let shared = unbounded.nonPlain else { preconditionFailure("the shared rest must hold every non-plain token and nothing else") }
         self.maxCharacters = maxCharacters
         members = .copying(bits)
-        rest = unbounded.rest
-        restNodes = unbounded.restNodes
+        rest = shared.trie
+        restNodes = shared.nodes
         restOwner = unbounded
+        nonPlain = nil
         let trie = try TokenTrie(vocabulary: vocabulary, ids: gapTokens)
         gap = trie
         let nodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, trie.nodes.count))
@@ -78,6 +101,7 @@ final class TokenSlice: @unchecked Sendable {
 
     deinit {
         if restOwner == nil { restNodes.deallocate() }
+        nonPlain?.nodes.deallocate()
         gapNodes?.deallocate()
         members.deallocate()
     }
@@ -89,6 +113,21 @@ final class TokenSlice: @unchecked Sendable {
             bits[id >> 5] |= 1 << UInt32(id & 31)
         }
         return bits
+    }
+
+    /// The non-special tokens that are plain text followed by the first bytes of one more plain
+    /// character: every byte keeps `SliceUTF8` going, and the token ends inside a character.
+    static func plainPrefixTokens(_ vocabulary: TokenVocabulary) -> [Int] {
+        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
+        return (0..<vocabulary.tokenCount).filter { id in
+            guard !vocabulary.specialTokenIDs.contains(id) else { return false }
+            var u = SliceUTF8.boundary
+            for i in Int(offsets[id])..<Int(offsets[id + 1]) {
+                u = SliceUTF8.next(u, bytes[i])
+                if u == SliceUTF8.reject { return false }
+            }
+            return u != SliceUTF8.boundary
+        }
     }
 
     /// Per token: its characters if it is plain JSON string text (capped at 255, more than any bounded
@@ -131,6 +170,7 @@ final class TokenSlice: @unchecked Sendable {
 
     var byteCount: Int {
         members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0)
+            + (nonPlain.map { $0.trie.memoryFootprint + $0.nodes.count * 8 } ?? 0)
             + (gap.map { $0.memoryFootprint + $0.nodes.count * 8 } ?? 0)
     }
 }
