@@ -28,6 +28,10 @@ final class TokenSlice: @unchecked Sendable {
     let restNodes: UnsafeMutableBufferPointer<TokenTrie.Node>
     /// The slice whose rest trie this one shares (it owns `restNodes`), if any.
     private let restOwner: TokenSlice?
+    /// The unbounded slice's rest without the tokens made of plain text and then a control byte
+    /// (`controlCutTokens`), for states where no control byte can follow plain text
+    /// (`ControlByteProof`): every such token dies at its control byte there. Nil for other slices.
+    let textRest: (trie: TokenTrie, nodes: UnsafeMutableBufferPointer<TokenTrie.Node>)?
     /// The trie of every token that is not plain text (complete characters), for the slices that share
     /// it (`init(plainUpTo:)`, gap slices): the unbounded slice's own `rest` leaves out the tokens that
     /// end inside a character, which those slices do not hold. Set on the unbounded slice only.
@@ -51,8 +55,15 @@ final class TokenSlice: @unchecked Sendable {
             let nodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, trie.nodes.count))
             _ = nodes.initialize(from: trie.nodes)
             nonPlain = (trie, nodes)
+            var cut = [Bool](repeating: false, count: vocabulary.tokenCount)
+            for id in Self.controlCutTokens(vocabulary) { cut[id] = true }
+            let text = try TokenTrie(vocabulary: vocabulary, including: { bits[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 && !cut[$0] })
+            let textNodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, text.nodes.count))
+            _ = textNodes.initialize(from: text.nodes)
+            textRest = (text, textNodes)
         } else {
             nonPlain = nil
+            textRest = nil
         }
         members = .copying(bits)
         rest = try TokenTrie(vocabulary: vocabulary, including: { bits[$0 >> 5] & (1 << UInt32($0 & 31)) == 0 })
@@ -75,6 +86,7 @@ final class TokenSlice: @unchecked Sendable {
         restNodes = shared.nodes
         restOwner = unbounded
         nonPlain = nil
+        textRest = nil
         gap = nil
         gapNodes = nil
     }
@@ -92,6 +104,7 @@ final class TokenSlice: @unchecked Sendable {
         restNodes = shared.nodes
         restOwner = unbounded
         nonPlain = nil
+        textRest = nil
         let trie = try TokenTrie(vocabulary: vocabulary, ids: gapTokens)
         gap = trie
         let nodes = UnsafeMutableBufferPointer<TokenTrie.Node>.allocate(capacity: max(1, trie.nodes.count))
@@ -102,6 +115,7 @@ final class TokenSlice: @unchecked Sendable {
     deinit {
         if restOwner == nil { restNodes.deallocate() }
         nonPlain?.nodes.deallocate()
+        textRest?.nodes.deallocate()
         gapNodes?.deallocate()
         members.deallocate()
     }
@@ -127,6 +141,23 @@ final class TokenSlice: @unchecked Sendable {
                 if u == SliceUTF8.reject { return false }
             }
             return u != SliceUTF8.boundary
+        }
+    }
+
+    /// The non-special tokens made of complete plain characters (possibly none) and then a byte below
+    /// 0x20: `.\n`, `):\n\t`, a newline. Inside a JSON string each dies at that byte.
+    static func controlCutTokens(_ vocabulary: TokenVocabulary) -> [Int] {
+        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
+        return (0..<vocabulary.tokenCount).filter { id in
+            guard !vocabulary.specialTokenIDs.contains(id) else { return false }
+            var u = SliceUTF8.boundary
+            for i in Int(offsets[id])..<Int(offsets[id + 1]) {
+                let b = bytes[i]
+                if u == SliceUTF8.boundary && b < 0x20 { return true }
+                u = SliceUTF8.next(u, b)
+                if u == SliceUTF8.reject { return false }
+            }
+            return false
         }
     }
 
@@ -171,6 +202,7 @@ final class TokenSlice: @unchecked Sendable {
     var byteCount: Int {
         members.count * 4 + (restOwner == nil ? rest.memoryFootprint + restNodes.count * 8 : 0)
             + (nonPlain.map { $0.trie.memoryFootprint + $0.nodes.count * 8 } ?? 0)
+            + (textRest.map { $0.trie.memoryFootprint + $0.nodes.count * 8 } ?? 0)
             + (gap.map { $0.memoryFootprint + $0.nodes.count * 8 } ?? 0)
     }
 }

@@ -217,6 +217,12 @@ final class GrammarAutomaton: @unchecked Sendable {
         builder.withLock { b in b.readsAllPlainText(state, sliceEdges, totalWork: totalWork, pairLimit: pairLimit) }
     }
 
+    /// True when no plain text read from `state` can be followed by a control byte (`ControlByteProof`):
+    /// every token made of plain text and then a control byte is then rejected there without a walk.
+    func controlBytesDeadAfterPlainText(_ state: Int32, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        builder.withLock { b in b.controlBytesDeadAfterPlainText(state, sliceEdges, classOf: classOf) }
+    }
+
     /// How many NFA states the deterministic state `state` stands for (0 for no state).
     func nfaSetSize(_ state: Int32) -> Int {
         builder.withLock { b in state > 0 && Int(state) < b.sets.count ? b.sets[Int(state)].count : 0 }
@@ -307,6 +313,17 @@ private struct Builder {
 
     /// Made on the first question (most grammars never ask one).
     private var plainText: PlainTextProof? = nil
+
+    /// Made on the first question, like `plainText`.
+    private var controlBytes: ControlByteProof? = nil
+
+    mutating func controlBytesDeadAfterPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], classOf: [UInt8]) -> Bool {
+        guard state > 0, Int(state) < sets.count else { return false }
+        if controlBytes == nil {
+            controlBytes = ControlByteProof(stateCount: nfa.stateCount, classCount: classCount, sliceEdges: sliceEdges, classOf: classOf)
+        }
+        return controlBytes!.holds(for: sets[Int(state)], nfa: nfa)
+    }
 
     mutating func readsAllPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int, pairLimit: Int?) -> Bool {
         guard state > 0, Int(state) < sets.count else { return false }

@@ -77,6 +77,12 @@ extension GrammarMatcher {
             returnsAfter = returns
             accepted = Array(slice.members)
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
+            // Inside JSON string text no control byte can follow: the tokens that reach one after plain
+            // text (two thirds of the rest trie's nodes in Qwen2) die there, so they are not walked.
+            if let text = slice.textRest,
+               compiled.automaton.controlBytesDeadAfterPlainText(state, sliceEdges: compiled.sliceEdges) {
+                view = TrieView(nodes: text.nodes.baseAddress!, count: text.trie.nodes.count, maxDepth: max(1, text.trie.maxDepth))
+            }
         }
         // No slice: a state looping over a class of ASCII characters (a hostname, an email's local part)
         // takes that class's tokens at once, and the walk skips the subtrees made of them.
