@@ -142,32 +142,34 @@ final class TokenSlice: @unchecked Sendable {
     /// The non-special tokens that are plain text followed by the first bytes of one more plain
     /// character: every byte keeps `SliceUTF8` going, and the token ends inside a character.
     static func plainPrefixTokens(_ vocabulary: TokenVocabulary) -> [Int] {
-        let bytes = vocabulary.bytes, offsets = vocabulary.offsets
-        return (0..<vocabulary.tokenCount).filter { id in
-            guard !vocabulary.specialTokenIDs.contains(id) else { return false }
-            var u = SliceUTF8.boundary
-            for i in Int(offsets[id])..<Int(offsets[id + 1]) {
-                u = SliceUTF8.next(u, bytes[i])
-                if u == SliceUTF8.reject { return false }
-            }
-            return u != SliceUTF8.boundary
-        }
+        tokens(of: vocabulary) { if case .finished(let u) = $0 { u != SliceUTF8.boundary } else { false } }
     }
 
     /// The non-special tokens made of complete plain characters (possibly none) and then a byte below
     /// 0x20: `.\n`, `):\n\t`, a newline. Inside a JSON string each dies at that byte.
     static func controlCutTokens(_ vocabulary: TokenVocabulary) -> [Int] {
+        tokens(of: vocabulary) { if case .stopped(let u, let b) = $0 { u == SliceUTF8.boundary && b < 0x20 } else { false } }
+    }
+
+    /// How `SliceUTF8` reads a token: every byte, ending at position `u`, or up to the first byte it
+    /// rejects, read at position `u`.
+    enum PlainReading {
+        case finished(UInt8)
+        case stopped(UInt8, UInt8)
+    }
+
+    /// The non-special tokens whose plain reading `keep` accepts.
+    private static func tokens(of vocabulary: TokenVocabulary, where keep: (PlainReading) -> Bool) -> [Int] {
         let bytes = vocabulary.bytes, offsets = vocabulary.offsets
         return (0..<vocabulary.tokenCount).filter { id in
             guard !vocabulary.specialTokenIDs.contains(id) else { return false }
             var u = SliceUTF8.boundary
             for i in Int(offsets[id])..<Int(offsets[id + 1]) {
-                let b = bytes[i]
-                if u == SliceUTF8.boundary && b < 0x20 { return true }
-                u = SliceUTF8.next(u, b)
-                if u == SliceUTF8.reject { return false }
+                let next = SliceUTF8.next(u, bytes[i])
+                if next == SliceUTF8.reject { return keep(.stopped(u, bytes[i])) }
+                u = next
             }
-            return false
+            return keep(.finished(u))
         }
     }
 
