@@ -6,7 +6,7 @@ import GuidedTokenizers
 /// the tokens that end inside such a character (plain text, then the first bytes of one more plain
 /// character: 1,266 of Qwen2's, the pieces a byte-level BPE makes of CJK text): a state that reads every
 /// plain string reads every prefix of one, so they too are allowed there whatever the stack holds, and
-/// its rest trie leaves them out (a quarter of the nodes its walk visited, and the bits that made most
+/// its rest trie leaves them out (about 30 % of the nodes its walk visited, and the bits that made most
 /// string states' entries pass `MaskCacheEntry.mergedListThreshold`).
 ///
 /// Inside a JSON string almost every token is allowed, and deciding that by walking the whole token
