@@ -219,10 +219,16 @@ def main():
     args = p.parse_args()
 
     gd = load(args.lib)
-    import numpy as np
-    import transformers
-    import llguidance
-    import llguidance.hf as llg_hf
+    try:
+        import numpy as np
+        import transformers
+        import llguidance
+        import llguidance.hf as llg_hf
+    except ImportError as e:
+        sys.exit(f"bench_maskbench_side_by_side: needs numpy, transformers and llguidance ({e}); "
+                 "python/tests/setup_test_venv.sh makes a venv with them")
+    if not Path(args.directory).is_dir():
+        sys.exit(f"bench_maskbench_side_by_side: {args.directory} is not a folder of MaskBench .json files")
 
     tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_file=args.tokenizer, eos_token=args.eos_token)
     eos = tokenizer.convert_tokens_to_ids(args.eos_token)
