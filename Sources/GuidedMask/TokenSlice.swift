@@ -153,7 +153,7 @@ final class TokenSlice: @unchecked Sendable {
 
     /// How `SliceUTF8` reads a token: every byte, ending at position `u`, or up to the first byte it
     /// rejects, read at position `u`.
-    enum PlainReading {
+    private enum PlainReading {
         case finished(UInt8)
         case stopped(UInt8, UInt8)
     }
