@@ -70,25 +70,36 @@ private typealias S = MaskTestSupport
         #expect(proof.explorations <= 2)
     }
 
-    /// How many ways the text branches (`textTargets`, counted up to 3), which decides whether a state
-    /// of 9-24 NFA states asks the proof first (two or more) and with what budget (two: limited): a trie
-    /// of two names and the escape three; one name and the escape two (it asks first too); a bounded
-    /// string one (it does not); an unbounded run without `a`-`z` that a letter leaves for a bounded
-    /// chain (the start of a `maxLength` string under an unanchored `pattern`) two.
+    /// How many ways the text branches (`textTargets`, counted up to 3) and whether one way stays in the
+    /// state, which decide whether a state of more than 8 NFA states asks the proof first (two or more,
+    /// unless it is two with one staying) and with what budget (two: limited): a trie of two names and
+    /// the escape three; one name and the escape two (it asks first too); a bounded string one (it does
+    /// not); an unbounded run without `a`-`z` that a letter leaves for a bounded chain (the start of a
+    /// `maxLength` string under an unanchored `pattern`) two; inside a word of counted words two, one of
+    /// them staying. A word's first character and its first space lead to states of their own (`x+` is
+    /// built as `x x*`), so there neither way stays.
     @Test func textTargetsCountTheWaysTextBranches() throws {
-        func targets(_ gbnf: String) throws -> Int {
-            let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
+        func targets(_ gbnf: String, after prefix: [Int] = []) throws -> (count: Int, loops: Bool) {
+            let g = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\"", " "]))
             var m = GrammarMatcher(g)
-            return m.textTargets(g.startState)
+            for t in prefix { try m.accept(token: t) }
+            return m.textTargets(m.engine.nodes[Int(m.sets[Int(m.current.setStart)])].state)
         }
         let t5 = try targets(#"root ::= ("name" | "kind" | [^"\\nk] [^"\\]*) "\"""#)
-        #expect(t5 == 3)
+        #expect(t5 == (3, false))
         let t7 = try targets(#"root ::= ("track" | [^"\\t] [^"\\]*) "\"""#)
-        #expect(t7 == 2)
+        #expect(t7 == (2, false))
         let t9 = try targets(#"root ::= [^"\\]{0,40} "\"""#)
-        #expect(t9 == 1)
+        #expect(t9 == (1, false))
         let t11 = try targets(#"root ::= [^a-z"\\]* [a-z] [^"\\]{0,40} "\"""#)
-        #expect(t11 == 2)
+        #expect(t11 == (2, false))
+        let words = #"root ::= ([^ "\\]+ " "+){0,20} [^ "\\]+ "\"""#
+        let firstCharacter = try targets(words, after: [0])
+        #expect(firstCharacter == (2, false))
+        let word = try targets(words, after: [0, 0])
+        #expect(word == (2, true))
+        let space = try targets(words, after: [0, 0, 2])
+        #expect(space == (2, false))
     }
 
     /// A question with a caller's pair limit (`anyReadsAllPlainText(pairLimit:)`) gives up past it

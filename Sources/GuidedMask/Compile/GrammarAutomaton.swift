@@ -217,6 +217,9 @@ final class GrammarAutomaton: @unchecked Sendable {
         builder.withLock { b in b.readsAllPlainText(state, sliceEdges, totalWork: totalWork, pairLimit: pairLimit) }
     }
 
+    /// Explorations the plain-text proof has started so far (for tests: which checks a state asked).
+    var plainTextExplorations: Int { builder.withLock { $0.plainTextExplorations } }
+
     /// True when no plain text read from `state` can be followed by a control byte (`ControlByteProof`):
     /// every token made of plain text and then a control byte is then rejected there without a walk.
     func controlBytesDeadAfterPlainText(_ state: Int32, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
@@ -316,6 +319,8 @@ private struct Builder {
 
     /// Made on the first question, like `plainText`.
     private var controlBytes: ControlByteProof? = nil
+
+    var plainTextExplorations: Int { plainText?.explorations ?? 0 }
 
     mutating func controlBytesDeadAfterPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], classOf: [UInt8]) -> Bool {
         guard state > 0, Int(state) < sets.count else { return false }

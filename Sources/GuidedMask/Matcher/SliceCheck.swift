@@ -37,11 +37,16 @@ extension GrammarMatcher {
         // answers carry over to the next position: such a state asks the proof first.
         // With fewer NFA states, so does one where the text branches (the first key position of an
         // object that takes undeclared names); a bounded string's position does not (`textTargets`).
+        // Neither does text that stays in its state but for one way out, whatever its set's size: a word
+        // of counted words (`^(?:\S+\s+){0,199}\S+$`: `\S` loops, `\s` leads to the next word). There
+        // the proof follows the chain of words to the bound and fails (1-9 ms at a string's first word,
+        // 63 NFA states), while the deterministic checks meet the loop at once and the 16-character
+        // check passes (0.3-0.7 ms); a loop that reads on past its way out (`.*x.*`) passes the first.
         let setSize = compiled.automaton.nfaSetSize(state)
         let proofWork = compiled.vocabulary.checkBudget(PlainTextProof.maxTotalWork)
-        let searchFirst = setSize > Self.proofFirstSetSize
-        let branches = !searchFirst && setSize > Self.branchingProofSetSize ? textTargets(state) : 0
-        let proofFirst = searchFirst || branches >= 2
+        let (branches, loops) = setSize > Self.branchingProofSetSize ? textTargets(state) : (0, false)
+        let loopWithExit = branches == 2 && loops
+        let proofFirst = !loopWithExit && (setSize > Self.proofFirstSetSize || branches >= 2)
         func proved(pairLimit: Int? = nil) -> Bool {
             compiled.automaton.readsAllPlainText(state, sliceEdges: compiled.sliceEdges, totalWork: proofWork, pairLimit: pairLimit)
         }
@@ -50,7 +55,9 @@ extension GrammarMatcher {
         // proof follows both chains of positions to their end (5,000 pairs, 1.8 ms at the start of a
         // `maxLength: 255` string) before failing. The name tries that branch two ways (one declared name
         // going on, and the escape to any other name) are small, so that question stops at
-        // `branchingProofPairs`; a trie of several names (three ways or more) keeps the full budget.
+        // `branchingProofPairs`, whatever the set's size (a word's first character, in counted words,
+        // leads on to the word's loop or to the next word: with the full budget the proof followed the
+        // chain there instead, 4 ms); a trie of several names (three ways or more) keeps the full budget.
         if proofFirst && proved(pairLimit: branches == 2 ? Self.branchingProofPairs : nil) { return (unbounded, nil) }
         if sliceApplies(unbounded, state: state, pairBudget: Self.sliceLoopPairs) { return (unbounded, nil) }
         if sliceApplies(slices[1], state: state) { return (slices[1], nil) }
@@ -76,26 +83,30 @@ extension GrammarMatcher {
     }
 
     /// How many distinct states the printable ASCII characters of plain text lead to from `state`,
-    /// counted up to 3. Two or more: a name trie (a declared name's next character, and the escape to
-    /// any other name, even where a single declared name goes on: after `track` in an object with
-    /// `tracking` and undeclared names the 16-character check built ~500 states, 1.1 ms, before the proof
-    /// answered at once), or a bounded string under an unanchored `pattern` (two: a pattern character or
-    /// not). One: a position of a bounded string (every character to the next position), where the proof
-    /// would follow the chain of positions to its end before failing there. The walk reads nearly all of
-    /// these transitions anyway (the rest trie too holds tokens beginning with almost every character).
-    mutating func textTargets(_ state: Int32) -> Int {
+    /// counted up to 3, and whether one of them is `state` itself (`loops`). Two or more: a name trie (a
+    /// declared name's next character, and the escape to any other name, even where a single declared
+    /// name goes on: after `track` in an object with `tracking` and undeclared names the 16-character
+    /// check built ~500 states, 1.1 ms, before the proof answered at once), or a bounded string under an
+    /// unanchored `pattern` (two: a pattern character or not). One: a position of a bounded string (every
+    /// character to the next position), where the proof would follow the chain of positions to its end
+    /// before failing there. Two with a loop: a word of counted words (see `chooseSlice`). The walk reads
+    /// nearly all of these transitions anyway (the rest trie too holds tokens beginning with almost every
+    /// character).
+    mutating func textTargets(_ state: Int32) -> (count: Int, loops: Bool) {
         let t = compiled.tables
         var targets: (Int32, Int32) = (0, 0)
+        var loops = false
         var seen = [Bool](repeating: false, count: t.classCount)
         for b in UInt8(0x20)...UInt8(0x7F) where b != 0x22 && b != 0x5C {
             let cls = Int(t.classOf[Int(b)])
             if seen[cls] { continue }
             seen[cls] = true
             let target = t.target(state, cls)
+            if target == state { loops = true }
             if target < 0 || target == targets.0 || target == targets.1 { continue }
-            if targets.0 == 0 { targets.0 = target } else if targets.1 == 0 { targets.1 = target } else { return 3 }
+            if targets.0 == 0 { targets.0 = target } else if targets.1 == 0 { targets.1 = target } else { return (3, loops) }
         }
-        return targets.0 == 0 ? 0 : targets.1 == 0 ? 1 : 2
+        return (targets.0 == 0 ? 0 : targets.1 == 0 ? 1 : 2, loops)
     }
 
     /// ASCII characters a gap slice may leave out, at most.
