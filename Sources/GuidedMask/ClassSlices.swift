@@ -10,7 +10,9 @@ import GuidedTokenizers
 /// its first visit: 1-6 ms.
 ///
 /// A class C is a set of printable ASCII characters, and may hold every non-ASCII character of plain
-/// text as a whole (`ASCIISet.wideBit`). When a state reads every string over C of up to L bytes by byte
+/// text as a whole (`ASCIISet.wideBit` and `spaceBit`), or all but the white space among them (the
+/// `wideBit` alone: `\S`, whose first character, or every character of its last counted word, reads no
+/// space of any kind). When a state reads every string over C of up to L bytes by byte
 /// transitions alone (`GrammarMatcher.classSlice`), every token over C with at most L bytes is allowed
 /// whatever the stack holds. Those tokens are `members(C, L)`, made once per vocabulary and class from
 /// each token's characters. The walk of the trie then skips every subtree whose tokens all lie in C and
@@ -35,13 +37,15 @@ final class ClassSlices: @unchecked Sendable {
     static let maxSets = 256
 
     /// A token's characters: its printable ASCII bytes, the `wideBit` when its other bytes are
-    /// non-ASCII characters of plain text, whole or (the last one) begun, and the `otherBit` for anything
-    /// else (a control byte, a character the token begins inside of, a line separator). A state that
-    /// reads every string over a class with the `wideBit` reads every byte of every such character
-    /// (`readsEveryString`), so a token that stops inside one leaves a character that can be completed.
+    /// non-ASCII characters of plain text, whole or (the last one) begun, with the `spaceBit` when one of
+    /// them is white space (`SliceUTF8.nextSpaceless` rejects it), and the `otherBit` for anything else
+    /// (a control byte, a character the token begins inside of, a line separator). A state that reads
+    /// every string over a class with the `wideBit` reads every byte of every such character (but the
+    /// white space's last bytes, without the `spaceBit`: `readsEveryString`), so a token that stops
+    /// inside one leaves a character that can be completed.
     static func characters(of bytes: UnsafeBufferPointer<UInt8>) -> ASCIISet {
         var set = ASCIISet()
-        var u = SliceUTF8.boundary
+        var u = SliceUTF8.boundary, v = SliceUTF8.boundary
         for b in bytes {
             if u == SliceUTF8.boundary && b < 0x80 {
                 set.insertAny(b)
@@ -49,11 +53,18 @@ final class ClassSlices: @unchecked Sendable {
             }
             u = SliceUTF8.next(u, b)
             if u == SliceUTF8.reject {
-                set.high &= ~ASCIISet.wideBit
+                set.high &= ~(ASCIISet.wideBit | ASCIISet.spaceBit)
                 set.insertAny(0)
                 return set
             }
             set.high |= ASCIISet.wideBit
+            // The spaceless positions follow the same character; they reject only at the last byte of a
+            // white space character, where `u` is back between characters.
+            v = SliceUTF8.nextSpaceless(v, b)
+            if v == SliceUTF8.reject {
+                set.high |= ASCIISet.spaceBit
+                v = SliceUTF8.boundary
+            }
         }
         return set
     }

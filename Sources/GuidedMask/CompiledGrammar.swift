@@ -86,23 +86,40 @@ public final class CompiledGrammar: @unchecked Sendable {
         slots = MaskCacheSlots(maxKeys: 2 * limits.maxAutomatonStates + 2)
         // (Deduplicated through a flat table rather than a `Set`: hashing 2,048 pairs was a fixed tenth
         // of a millisecond on every compile.)
-        let textStates = SliceUTF8.stateCount, classCount = automaton.classCount
+        sliceEdges = Self.classEdges(SliceUTF8.edges, automaton)
+        var plainCounts = [Int](repeating: 0, count: automaton.classCount)
+        for b in 0x20...0x7F where b != 0x22 && b != 0x5C { plainCounts[Int(automaton.classOf[b])] += 1 }
+        plainASCIIClasses = plainCounts.indices.filter { plainCounts[$0] > 0 }.map { ($0, plainCounts[$0]) }
+        plainFirstClasses = Array(Set(sliceEdges[Int(SliceUTF8.boundary)].map(\.cls))).sorted()
+    }
+
+    /// Per position of a text automaton (`SliceUTF8.edges`, `spacelessEdges`): the distinct (byte class,
+    /// next position) pairs of its bytes.
+    static func classEdges(_ edges: [[(UInt8, UInt8)]], _ automaton: GrammarAutomaton) -> [[(cls: Int, u: UInt8)]] {
+        let textStates = edges.count, classCount = automaton.classCount
         var seen = [Bool](repeating: false, count: classCount * textStates)
-        sliceEdges = (0..<textStates).map { u in
+        return edges.map { byteEdges in
             var pairs: [(cls: Int, u: UInt8)] = []
             for i in seen.indices { seen[i] = false }
-            for (b, next) in SliceUTF8.edges[u] {
+            for (b, next) in byteEdges {
                 let cls = Int(automaton.classOf[Int(b)])
                 let key = cls * textStates + Int(next)
                 if !seen[key] { seen[key] = true; pairs.append((cls, next)) }
             }
             return pairs
         }
-        var plainCounts = [Int](repeating: 0, count: classCount)
-        for b in 0x20...0x7F where b != 0x22 && b != 0x5C { plainCounts[Int(automaton.classOf[b])] += 1 }
-        plainASCIIClasses = plainCounts.indices.filter { plainCounts[$0] > 0 }.map { ($0, plainCounts[$0]) }
-        plainFirstClasses = Array(Set(sliceEdges[Int(SliceUTF8.boundary)].map(\.cls))).sorted()
     }
+
+    /// `sliceEdges` of plain text without its non-ASCII white space (`SliceUTF8.nextSpaceless`), made on
+    /// the first class check that asks (most grammars never do; made at compile, they cost every compile
+    /// as much as `sliceEdges`).
+    var spacelessEdges: [[(cls: Int, u: UInt8)]] {
+        spaceless.withLock { edges in
+            if edges == nil { edges = Self.classEdges(SliceUTF8.spacelessEdges, automaton) }
+            return edges!
+        }
+    }
+    private let spaceless = Locked<[[(cls: Int, u: UInt8)]]?>(nil)
 
     /// True when any character of plain text may follow `rule` (`RuleFollow`).
     func followsAllPlainText(_ rule: Int) -> Bool {

@@ -238,9 +238,14 @@ struct ASCIISet: Hashable, Sendable {
 
     /// The bit standing for every non-ASCII character of plain text (`SliceUTF8`): a token's class set
     /// holds it when its bytes above 0x7F are such characters (`ClassSlices.characters(of:)`), and a
-    /// class holds it when its state reads every byte of every such character
-    /// (`GrammarMatcher.classSlice`).
+    /// class holds it when its state reads every byte of every such character but, without the
+    /// `spaceBit`, the non-ASCII white space (`GrammarMatcher.classSlice`).
     static let wideBit: UInt64 = 1 << 62
+
+    /// The bit standing for the non-ASCII white space characters (`SliceUTF8.nextSpaceless`): a token
+    /// holds it (beside the `wideBit`) when it holds one of them whole; a class holds it when its state
+    /// reads them too. A class with the `wideBit` alone is `\S`'s non-ASCII part.
+    static let spaceBit: UInt64 = 1 << 61
 
     /// Inserts `b`, or the `otherBit` when it is not printable ASCII.
     @inline(__always)
@@ -261,8 +266,8 @@ struct ASCIISet: Hashable, Sendable {
     @inline(__always)
     mutating func formUnion(_ other: ASCIISet) { low |= other.low; high |= other.high }
 
-    /// Printable characters held (neither the `otherBit` nor the `wideBit` counted).
-    var count: Int { low.nonzeroBitCount + (high & ~(Self.otherBit | Self.wideBit)).nonzeroBitCount }
+    /// Printable characters held (neither the `otherBit`, the `wideBit` nor the `spaceBit` counted).
+    var count: Int { low.nonzeroBitCount + (high & ~(Self.otherBit | Self.wideBit | Self.spaceBit)).nonzeroBitCount }
 
     var holdsWide: Bool { high & Self.wideBit != 0 }
     var isEmpty: Bool { low == 0 && high == 0 }
@@ -285,6 +290,49 @@ enum SliceUTF8 {
         (0..<256).compactMap { b in
             let v = next(UInt8(u), UInt8(b))
             return v == reject ? nil : (UInt8(b), v)
+        }
+    }
+
+    /// Positions of `nextSpaceless`: these ten and eight more (see there).
+    static let spacelessStateCount = 18
+    /// Per position of `nextSpaceless`: the bytes it reads and the position after each, in byte order.
+    static let spacelessEdges: [[(UInt8, UInt8)]] = (0..<spacelessStateCount).map { u in
+        (0..<256).compactMap { b in
+            let v = nextSpaceless(UInt8(u), UInt8(b))
+            return v == reject ? nil : (UInt8(b), v)
+        }
+    }
+
+    /// Plain text without its non-ASCII white space: U+0085, U+00A0, U+1680, U+2000–U+200A, U+202F,
+    /// U+205F, U+3000 and U+FEFF, the characters outside ASCII that `\s` matches in ECMA-262 or in the
+    /// grammar-text regexes (Python's `\s` has U+0085 and not U+FEFF). A state looping over `\S` reads
+    /// every other character, which is what `GrammarMatcher.classSlice` checks with these positions. The
+    /// first ten positions are `next`'s; each excluded character rejects at its last byte, so every
+    /// prefix of one is still read (each can become another character). New positions: 10 = after C2;
+    /// 11 = after E1; 12 = after E1 9A; 13 = after E2 81; 14 = after E3; 15 = after E3 80; 16 = after
+    /// EF; 17 = after EF BB. After E2 (8) 81 leads to 13, and after E2 80 (9) 80–8A and AF are
+    /// rejected too.
+    static func nextSpaceless(_ u: UInt8, _ b: UInt8) -> UInt8 {
+        let continuation = (0x80...0xBF).contains(b)
+        switch u {
+        case 0:
+            switch b {
+            case 0xC2: return 10
+            case 0xE1: return 11
+            case 0xE3: return 14
+            case 0xEF: return 16
+            default: return next(u, b)
+            }
+        case 8: return b == 0x81 ? 13 : next(u, b)
+        case 9: return (0x80...0x8A).contains(b) || b == 0xAF ? reject : next(u, b)
+        case 10: return continuation && b != 0x85 && b != 0xA0 ? 0 : reject
+        case 11: return b == 0x9A ? 12 : continuation ? 1 : reject
+        case 12, 15: return continuation && b != 0x80 ? 0 : reject
+        case 13: return continuation && b != 0x9F ? 0 : reject
+        case 14: return b == 0x80 ? 15 : continuation ? 1 : reject
+        case 16: return b == 0xBB ? 17 : continuation ? 1 : reject
+        case 17: return continuation && b != 0xBF ? 0 : reject
+        default: return next(u, b)
         }
     }
 

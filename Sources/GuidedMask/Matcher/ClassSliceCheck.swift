@@ -58,9 +58,13 @@ extension GrammarMatcher {
         }
         guard let (ascii, classes) = found else { return nil }
         let slices = compiled.vocabulary.classSlices
-        for wide in [true, false] {
+        // Widest first: with every non-ASCII character, with all but white space (`\S`: asked only where
+        // the ASCII space is not in the class either; the first character of a counted word, or each of
+        // its last word), none.
+        for wide in [Wide.all, .spaceless, .none] where wide != .spaceless || !ascii.contains(0x20) {
             var characters = ascii
-            if wide { characters.high |= ASCIISet.wideBit }
+            if wide != .none { characters.high |= ASCIISet.wideBit }
+            if wide == .all { characters.high |= ASCIISet.spaceBit }
             // No token over C is longer than `longest`, so reading every string of up to `longest` bytes
             // is as good as reading every string: the check never looks deeper than a member can read.
             // (A small vocabulary's short tokens thus make states the walk would not make.)
@@ -78,29 +82,34 @@ extension GrammarMatcher {
         return nil
     }
 
-    /// True when every string over `classes` (single bytes between characters) and, with `wide`, every
-    /// non-ASCII character of plain text (`SliceUTF8`), of up to `maxLength` bytes, has a transition path
-    /// from `state`. A breadth-first search over (state, position inside a character) pairs, each taken
+    /// Which non-ASCII characters of plain text a class holds.
+    enum Wide { case all, spaceless, none }
+
+    /// True when every string over `classes` (single bytes between characters) and the non-ASCII
+    /// characters `wide` holds (`SliceUTF8`, `SliceUTF8.nextSpaceless`), of up to `maxLength` bytes, has
+    /// a transition path from `state`. A breadth-first search over (state, position inside a character) pairs, each taken
     /// once at the fewest bytes that reach it: every pair reached within `maxLength - 1` bytes must read
     /// all of the bytes. It fails at the first pair missing one, or past its budget; a loop closes after
     /// a handful of pairs, whatever `maxLength`.
-    private mutating func readsEveryString(over classes: [Int], wide: Bool, from state: Int32, maxLength: Int) -> Bool {
+    private mutating func readsEveryString(over classes: [Int], wide: Wide, from state: Int32, maxLength: Int) -> Bool {
         let t = compiled.tables
-        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1) * (wide ? 4 : 1)
+        let budget = Self.classPairsPerByte(room: maxLength) * (maxLength + 1) * (wide == .none ? 1 : 4)
+        let edges = wide == .spaceless ? compiled.spacelessEdges : compiled.sliceEdges
+        let positions = edges.count
         let boundaryEdges = classes.map { (cls: $0, u: SliceUTF8.boundary) }
-            + (wide ? compiled.sliceEdges[Int(SliceUTF8.boundary)].filter { $0.u != SliceUTF8.boundary } : [])
+            + (wide != .none ? edges[Int(SliceUTF8.boundary)].filter { $0.u != SliceUTF8.boundary } : [])
         visited.reset()
-        _ = visited.insert(Int(state) * SliceUTF8.stateCount + Int(SliceUTF8.boundary))
+        _ = visited.insert(Int(state) * positions + Int(SliceUTF8.boundary))
         var layer: [(state: Int32, u: UInt8)] = [(state, SliceUTF8.boundary)]
         var next: [(state: Int32, u: UInt8)] = []
         var length = 0
         while !layer.isEmpty && length < maxLength {
             next.removeAll(keepingCapacity: true)
             for (q, u) in layer {
-                for (cls, u2) in u == SliceUTF8.boundary ? boundaryEdges : compiled.sliceEdges[Int(u)] {
+                for (cls, u2) in u == SliceUTF8.boundary ? boundaryEdges : edges[Int(u)] {
                     let target = t.target(q, cls)
                     if target < 0 { return false }
-                    if visited.insert(Int(target) * SliceUTF8.stateCount + Int(u2)) {
+                    if visited.insert(Int(target) * positions + Int(u2)) {
                         if visited.count > budget { return false }
                         next.append((target, u2))
                     }
