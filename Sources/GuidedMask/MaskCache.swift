@@ -62,40 +62,25 @@ final class MaskCacheEntry: @unchecked Sendable {
         UnsafeBufferPointer(UnsafeMutableBufferPointer.copying(list))
     }
 
-    /// An entry over `slice`: `accepted` (its members plus what the walk of the rest trie added) is
-    /// stored as the tokens it holds beyond the slice.
-    init(slice: TokenSlice, accepted: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
+    /// An entry over `slice`: `walked` holds the tokens the walks of its plan's tries accepted (the rest
+    /// trie's tokens, none of them members), listed beyond the slice, or merged with its members into one
+    /// bitmask past `mergedListThreshold`. The plan starts from zeros rather than a copy of the members:
+    /// copying them in and finding the added tokens again by comparing both bitmasks word by word was a
+    /// tenth of a string state's first visit.
+    init(slice: TokenSlice, walked: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
-        let merged: Bool = accepted.withUnsafeBufferPointer { a in
-            let m = slice.members
-            let n = min(a.count, m.count)
-            let ra = UnsafeRawPointer(a.baseAddress!), rm = UnsafeRawPointer(m.baseAddress!)
-            @inline(__always) func beyond(_ i: Int) -> UInt64 {
-                ra.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) & ~rm.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-            }
-            // As in `init(acceptedWords:)`: the equal stretches in a tight loop, two words at a time.
-            var i = 0
-            let pairs = n / 2
-            while i < pairs {
-                while i + 4 <= pairs && beyond(i) | beyond(i + 1) | beyond(i + 2) | beyond(i + 3) == 0 { i += 4 }
-                if i == pairs { break }
-                if beyond(i) != 0 {
-                    Self.appendTokens(of: a[2 * i] & ~m[2 * i], word: 2 * i, to: &extra)
-                    Self.appendTokens(of: a[2 * i + 1] & ~m[2 * i + 1], word: 2 * i + 1, to: &extra)
-                    // Past the threshold the list is not kept: stop listing.
-                    if extra.count > Self.mergedListThreshold { return true }
-                }
-                i += 1
-            }
-            if n % 2 == 1 { Self.appendTokens(of: a[n - 1] & ~m[n - 1], word: n - 1, to: &extra) }
-            return extra.count > Self.mergedListThreshold
+        let merged: Bool = walked.withUnsafeBufferPointer { a in
+            !Self.listTokens(a, into: &extra, limit: Self.mergedListThreshold)
         }
         if merged {
+            let m = slice.members
             sliceMembers = nil
             acceptedList = Self.owned([])
-            acceptedWords = Self.owned(accepted)
+            let words = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: walked.count)
+            for i in 0..<walked.count { words[i] = walked[i] | (i < m.count ? m[i] : 0) }
+            acceptedWords = UnsafeBufferPointer(words)
         } else {
             sliceMembers = UnsafePointer(slice.members.baseAddress!)
             acceptedList = Self.owned(extra)
@@ -108,41 +93,43 @@ final class MaskCacheEntry: @unchecked Sendable {
         hasSharedTails = !sharedTails.isEmpty
     }
 
+    /// Lists the tokens of bitmask `a` into `list`, in id order; false (the list left partial) once it
+    /// would pass `limit`. One pass, two words at a time, the zero stretches in a loop of their own four
+    /// pairs at a time (with the listing in the same loop its counter lived in memory, and the scan was
+    /// most of an entry's cost): a first visit makes one entry, and most hold few tokens.
+    private static func listTokens(_ a: UnsafeBufferPointer<UInt32>, into list: inout [UInt32], limit: Int) -> Bool {
+        guard let base = a.baseAddress else { return true }
+        let pairs = a.count / 2
+        let raw = UnsafeRawPointer(base)
+        @inline(__always) func pair(_ i: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+        var i = 0
+        while i < pairs {
+            while i + 4 <= pairs && pair(i) | pair(i + 1) | pair(i + 2) | pair(i + 3) == 0 { i += 4 }
+            if i == pairs { break }
+            let bits = pair(i)
+            if bits != 0 {
+                if list.count + bits.nonzeroBitCount > limit { return false }
+                appendTokens(of: a[2 * i], word: 2 * i, to: &list)
+                appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
+            }
+            i += 1
+        }
+        if a.count % 2 == 1 {
+            if list.count + a[a.count - 1].nonzeroBitCount > limit { return false }
+            appendTokens(of: a[a.count - 1], word: a.count - 1, to: &list)
+        }
+        return true
+    }
+
     /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
     /// states allow a handful), else as the bitmask. A cache entry is made at every first visit of a
-    /// state, so the 4,750-word scans here run over raw buffers, and the list pass skips zero words.
+    /// state, so the 4,750-word scan runs over the raw buffer and skips zero words (`listTokens`).
     init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
         isDense = false
         slice = nil
         sliceMembers = nil
         var list: [UInt32] = []
-        let few: Bool = acceptedWords.withUnsafeBufferPointer { a in
-            // One pass, two words at a time (one zero test per pair), given up once the list would pass
-            // `listThreshold`: a first visit makes one entry, and most are a few structural tokens, for
-            // which a counting pass over all 4,750 words first was half of making the entry.
-            let pairs = a.count / 2
-            let raw = UnsafeRawPointer(a.baseAddress!)
-            @inline(__always) func pair(_ i: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
-            var i = 0
-            while i < pairs {
-                // The zero stretches in a loop of their own, four pairs at a time: with the listing in
-                // the same loop its counter lived in memory, and the scan was most of the entry's cost.
-                while i + 4 <= pairs && pair(i) | pair(i + 1) | pair(i + 2) | pair(i + 3) == 0 { i += 4 }
-                if i == pairs { break }
-                let bits = pair(i)
-                if bits != 0 {
-                    if list.count + bits.nonzeroBitCount > Self.listThreshold { return false }
-                    Self.appendTokens(of: a[2 * i], word: 2 * i, to: &list)
-                    Self.appendTokens(of: a[2 * i + 1], word: 2 * i + 1, to: &list)
-                }
-                i += 1
-            }
-            if a.count % 2 == 1 {
-                if list.count + a[a.count - 1].nonzeroBitCount > Self.listThreshold { return false }
-                Self.appendTokens(of: a[a.count - 1], word: a.count - 1, to: &list)
-            }
-            return true
-        }
+        let few: Bool = acceptedWords.withUnsafeBufferPointer { Self.listTokens($0, into: &list, limit: Self.listThreshold) }
         if few {
             self.acceptedList = Self.owned(list)
             self.acceptedWords = Self.owned([])

@@ -7,7 +7,8 @@ struct EntryPlan {
     let key: Int32
     let state: Int32
     let atBottom: Bool
-    /// Tokens accepted before the walk: a slice's or a class's members, or none.
+    /// Tokens accepted before the walk (a class's members, or none), and the walks add theirs. A slice's
+    /// members are not copied in: its entry keeps the tokens the walks add beyond them.
     var accepted: [UInt32]
     /// The tries to walk, in order: the vocabulary's (nil) or a slice's rest, then a gap slice's own.
     let views: [TrieView?]
@@ -75,7 +76,6 @@ extension GrammarMatcher {
         if let (slice, returns) = chooseSlice(state: state) {
             base = slice
             returnsAfter = returns
-            accepted = Array(slice.members)
             view = TrieView(nodes: slice.restNodes.baseAddress!, count: slice.rest.nodes.count, maxDepth: max(1, slice.rest.maxDepth))
             // Inside JSON string text no control byte can follow: the tokens that reach one after plain
             // text (two thirds of the rest trie's nodes in Qwen2) die there, so they are not walked.
@@ -152,7 +152,7 @@ extension CompiledGrammar {
         }
         let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets, tailCharacters: tailCharacters)
         if let base = plan.slice {
-            return MaskCacheEntry(slice: base, accepted: plan.accepted, uncertain: found.uncertain, suffixes: suffixes, sharedTails: sharedTails)
+            return MaskCacheEntry(slice: base, walked: plan.accepted, uncertain: found.uncertain, suffixes: suffixes, sharedTails: sharedTails)
         }
         return MaskCacheEntry(acceptedWords: plan.accepted, uncertain: found.uncertain, suffixes: suffixes, sharedTails: sharedTails)
     }
