@@ -67,12 +67,13 @@ final class MaskCacheEntry: @unchecked Sendable {
     /// bitmask past `mergedListThreshold`. The plan starts from zeros rather than a copy of the members:
     /// copying them in and finding the added tokens again by comparing both bitmasks word by word was a
     /// tenth of a string state's first visit.
-    init(slice: TokenSlice, walked: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
+    init(slice: TokenSlice, walked: [UInt32], touched: UnsafePointer<UInt64>? = nil, uncertain: [UInt32], suffixes: SuffixGroups,
+         sharedTails: SuffixGroups = .empty) {
         isDense = false
         self.slice = slice
         var extra: [UInt32] = []
         let merged: Bool = walked.withUnsafeBufferPointer { a in
-            !Self.listTokens(a, into: &extra, limit: Self.mergedListThreshold)
+            !Self.listTokens(a, touched: touched, into: &extra, limit: Self.mergedListThreshold)
         }
         if merged {
             let m = slice.members
@@ -94,11 +95,28 @@ final class MaskCacheEntry: @unchecked Sendable {
     }
 
     /// Lists the tokens of bitmask `a` into `list`, in id order; false (the list left partial) once it
-    /// would pass `limit`. One pass, two words at a time, the zero stretches in a loop of their own four
-    /// pairs at a time (with the listing in the same loop its counter lived in memory, and the scan was
-    /// most of an entry's cost): a first visit makes one entry, and most hold few tokens.
-    private static func listTokens(_ a: UnsafeBufferPointer<UInt32>, into list: inout [UInt32], limit: Int) -> Bool {
+    /// would pass `limit`. With `touched` (a bit per word of `a`, set for every word that may hold a
+    /// token: `GrammarMatcher.buildEntry`) only those words are read. Otherwise one pass, two words at a
+    /// time, the zero stretches in a loop of their own four pairs at a time (with the listing in the same
+    /// loop its counter lived in memory, and the scan was most of an entry's cost): a first visit makes
+    /// one entry, and most hold few tokens.
+    private static func listTokens(_ a: UnsafeBufferPointer<UInt32>, touched: UnsafePointer<UInt64>? = nil,
+                                   into list: inout [UInt32], limit: Int) -> Bool {
         guard let base = a.baseAddress else { return true }
+        if let touched {
+            for s in 0..<(a.count + 63) / 64 {
+                var marks = touched[s]
+                while marks != 0 {
+                    let w = s * 64 + marks.trailingZeroBitCount
+                    marks &= marks - 1
+                    let bits = a[w]
+                    if bits == 0 { continue }
+                    if list.count + bits.nonzeroBitCount > limit { return false }
+                    appendTokens(of: bits, word: w, to: &list)
+                }
+            }
+            return true
+        }
         let pairs = a.count / 2
         let raw = UnsafeRawPointer(base)
         @inline(__always) func pair(_ i: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
@@ -123,13 +141,17 @@ final class MaskCacheEntry: @unchecked Sendable {
 
     /// An entry from a full bitmask: kept as a token list when it holds few tokens (most structural
     /// states allow a handful), else as the bitmask. A cache entry is made at every first visit of a
-    /// state, so the 4,750-word scan runs over the raw buffer and skips zero words (`listTokens`).
-    init(acceptedWords: [UInt32], uncertain: [UInt32], suffixes: SuffixGroups, sharedTails: SuffixGroups = .empty) {
+    /// state, so its tokens are listed from the words the walk marked in `touched`, or else by a scan
+    /// of the raw buffer that skips zero words (`listTokens`).
+    init(acceptedWords: [UInt32], touched: UnsafePointer<UInt64>? = nil, uncertain: [UInt32], suffixes: SuffixGroups,
+         sharedTails: SuffixGroups = .empty) {
         isDense = false
         slice = nil
         sliceMembers = nil
         var list: [UInt32] = []
-        let few: Bool = acceptedWords.withUnsafeBufferPointer { Self.listTokens($0, into: &list, limit: Self.listThreshold) }
+        let few: Bool = acceptedWords.withUnsafeBufferPointer {
+            Self.listTokens($0, touched: touched, into: &list, limit: Self.listThreshold)
+        }
         if few {
             self.acceptedList = Self.owned(list)
             self.acceptedWords = Self.owned([])

@@ -41,22 +41,37 @@ extension GrammarMatcher {
     @inline(__always)
     static func entryKey(_ state: Int32, _ atBottom: Bool) -> Int32 { state &* 2 &+ (atBottom ? 1 : 0) }
 
-    /// Walks every trie of `plan` on this thread and stores the entry.
+    /// Walks every trie of `plan` on this thread and stores the entry. Where the plan starts from zeros
+    /// (no class members copied in), the walk also marks the mask words it sets a token in, and the entry
+    /// lists its tokens from those words: scanning all 4,750 words of a mostly empty bitmask was a
+    /// twelfth of all mask time on maskbench-dev.
     mutating func buildEntry(_ plan: consuming EntryPlan) -> Unmanaged<MaskCacheEntry> {
-        let found = walkEntry(&plan)
-        return compiled.store(compiled.makeEntry(plan, found), for: plan.key)
+        var plan = plan
+        let summaryWords = (compiled.vocabulary.maskWords + 63) / 64
+        // Moved out, so that the walk (a mutating method) can write it through a pointer.
+        var touched = walk.touched
+        walk.touched = []
+        defer { walk.touched = touched }
+        if touched.count < summaryWords { touched = [UInt64](repeating: 0, count: summaryWords) }
+        return touched.withUnsafeMutableBufferPointer { buffer in
+            let summary = plan.classSkip == nil ? buffer.baseAddress! : nil
+            summary?.update(repeating: 0, count: summaryWords)
+            let found = walkEntry(&plan, touched: summary)
+            return compiled.store(compiled.makeEntry(plan, found, touched: summary.map { UnsafePointer($0) }), for: plan.key)
+        }
     }
 
     /// Walks every trie of `plan` on this thread, setting the bits of the tokens it accepts in
-    /// `plan.accepted`.
-    mutating func walkEntry(_ plan: inout EntryPlan) -> EntryWalk {
+    /// `plan.accepted` (and, with `touched`, the bits of their words there).
+    mutating func walkEntry(_ plan: inout EntryPlan, touched: UnsafeMutablePointer<UInt64>? = nil) -> EntryWalk {
         // Moved out, so that the walk writes the plan's only copy of the bitmask.
         var accepted = plan.accepted
         plan.accepted = []
         var found = EntryWalk()
         accepted.withUnsafeMutableBufferPointer { buffer in
             for v in plan.views.indices where found.ok {
-                walkEntryPart(plan, TriePart(view: v, lower: 0, upper: plan.trie(v, compiled.tables).count), mask: buffer.baseAddress!, into: &found)
+                walkEntryPart(plan, TriePart(view: v, lower: 0, upper: plan.trie(v, compiled.tables).count), mask: buffer.baseAddress!,
+                              into: &found, touched: touched)
             }
         }
         plan.accepted = accepted
@@ -101,12 +116,13 @@ extension GrammarMatcher {
     /// Walks one part of one of `plan`'s tries, setting the bits of the tokens it accepts in `mask` and
     /// appending the rest of what it finds to `found`. Parts walked in trie order into one `found` find
     /// what the whole trie's walk finds.
-    mutating func walkEntryPart(_ plan: EntryPlan, _ part: TriePart, mask: UnsafeMutablePointer<UInt32>, into found: inout EntryWalk) {
+    mutating func walkEntryPart(_ plan: EntryPlan, _ part: TriePart, mask: UnsafeMutablePointer<UInt32>, into found: inout EntryWalk,
+                                touched: UnsafeMutablePointer<UInt64>? = nil) {
         let nodeMark = engine.nodes.count, itemMark = engine.items.count
         let ok = walkTrie(state: plan.state, base: plan.atBottom ? StackEngine.bottom : StackEngine.hole, mask: mask,
                           uncertain: &found.uncertain, suffixes: &found.suffixPairs, maxUncertain: compiled.limits.maxUncertainTokens,
                           maxSuffixes: compiled.limits.maxSuffixTokens, trie: plan.views[part.view], followRule: plan.followRule,
-                          classSkip: plan.classSkip, nodes: part.lower..<part.upper, below: part.parent)
+                          classSkip: plan.classSkip, nodes: part.lower..<part.upper, below: part.parent, touched: touched)
         engine.truncate(nodes: nodeMark, items: itemMark)
         if engine.overflow {
             // The relative walk may meet more ambiguity than any real stack; do not cache, walk in full.
@@ -126,8 +142,8 @@ extension EntryPlan {
 
 extension CompiledGrammar {
     /// The entry of `plan` from what the walks of all its tries found (`plan.accepted` holds the tokens
-    /// they accepted).
-    func makeEntry(_ plan: EntryPlan, _ found: EntryWalk) -> MaskCacheEntry {
+    /// they accepted; `touched`, when given, every word holding one).
+    func makeEntry(_ plan: EntryPlan, _ found: EntryWalk, touched: UnsafePointer<UInt64>? = nil) -> MaskCacheEntry {
         if found.overflow || !found.ok { return .dense }
         var suffixPairs = found.suffixPairs
         let t = tables
@@ -152,8 +168,10 @@ extension CompiledGrammar {
         }
         let suffixes = suffixPairs.isEmpty ? SuffixGroups.empty : SuffixGroups(pairs: suffixPairs, bytes: t.tokenBytes, offsets: t.tokenOffsets, tailCharacters: tailCharacters)
         if let base = plan.slice {
-            return MaskCacheEntry(slice: base, walked: plan.accepted, uncertain: found.uncertain, suffixes: suffixes, sharedTails: sharedTails)
+            return MaskCacheEntry(slice: base, walked: plan.accepted, touched: touched, uncertain: found.uncertain, suffixes: suffixes,
+                                  sharedTails: sharedTails)
         }
-        return MaskCacheEntry(acceptedWords: plan.accepted, uncertain: found.uncertain, suffixes: suffixes, sharedTails: sharedTails)
+        return MaskCacheEntry(acceptedWords: plan.accepted, touched: touched, uncertain: found.uncertain, suffixes: suffixes,
+                              sharedTails: sharedTails)
     }
 }

@@ -31,6 +31,8 @@ struct TrieView {
 
 struct WalkScratch: Sendable {
     var depths: [DepthState] = []
+    /// One bit per mask word that an entry's walk set a token in (`buildEntry`).
+    var touched: [UInt64] = []
     /// The tail groups `walkSuffixes` still has to read after its plain-tail shortcut.
     var groups: [Int32] = []
     var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride + groups.capacity * 4 }
@@ -97,6 +99,9 @@ extension GrammarMatcher {
     /// instead, as `token << 16 | k`: its fate is whether the caller reads its bytes from k on, which
     /// tokens with the same tail share (`SuffixGroups`).
     ///
+    /// With `touched`, the bit of each mask word it sets a token in is set there too (word w: bit w & 63
+    /// of `touched[w >> 6]`), so that an entry lists its tokens without scanning the whole bitmask.
+    ///
     /// The loop inlines the common case (one stack, plain top state: one table lookup per trie node)
     /// and calls `slowStep` for the rest.
     ///
@@ -107,7 +112,8 @@ extension GrammarMatcher {
     mutating func walkTrie(state: Int32, base: Int32, mask: UnsafeMutablePointer<UInt32>,
                            uncertain: inout [UInt32], suffixes: inout [UInt64], maxUncertain: Int, maxSuffixes: Int = 0,
                            trie view: TrieView? = nil, followRule: Int = -1, classSkip: ClassSkip? = nil,
-                           nodes range: Range<Int>? = nil, below parent: Int = -1) -> Bool {
+                           nodes range: Range<Int>? = nil, below parent: Int = -1,
+                           touched: UnsafeMutablePointer<UInt64>? = nil) -> Bool {
         let t = compiled.tables
         precondition(classSkip == nil || view == nil, "a class skip reads the summaries of the vocabulary's whole trie")
         let view = view ?? TrieView(nodes: t.trie, count: t.trieCount, maxDepth: t.trieMaxDepth)
@@ -185,10 +191,18 @@ extension GrammarMatcher {
                     }
                     i += size
                 case .accepted, .live:
-                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    if node.hasToken {
+                        let tok = node.token
+                        mask[Int(tok >> 5)] |= 1 << (tok & 31)
+                        touched?[Int(tok >> 11)] |= 1 << UInt64((tok >> 5) & 63)
+                    }
                     i += 1
                 case .dead:
-                    if node.hasToken { let tok = node.token; mask[Int(tok >> 5)] |= 1 << (tok & 31) }
+                    if node.hasToken {
+                        let tok = node.token
+                        mask[Int(tok >> 5)] |= 1 << (tok & 31)
+                        touched?[Int(tok >> 11)] |= 1 << UInt64((tok >> 5) & 63)
+                    }
                     if relative && depths[d + 1].hole {
                         if depths[d + 1].freshHole {
                             // Each child's byte is the caller's first: keep only the subtrees it may read.
