@@ -286,22 +286,22 @@ enum SliceUTF8 {
     static let reject: UInt8 = 255
     static let stateCount = 10
     /// Per state: the bytes it reads and the state after each, in byte order.
-    static let edges: [[(UInt8, UInt8)]] = (0..<stateCount).map { u in
-        (0..<256).compactMap { b in
-            let v = next(UInt8(u), UInt8(b))
-            return v == reject ? nil : (UInt8(b), v)
+    static let edges = byteEdges(positions: stateCount, next)
+
+    /// Per position of a text automaton: the bytes it reads and the position after each, in byte order.
+    private static func byteEdges(positions: Int, _ next: (UInt8, UInt8) -> UInt8) -> [[(UInt8, UInt8)]] {
+        (0..<positions).map { u in
+            (0..<256).compactMap { b in
+                let v = next(UInt8(u), UInt8(b))
+                return v == reject ? nil : (UInt8(b), v)
+            }
         }
     }
 
     /// Positions of `nextSpaceless`: these ten and eight more (see there).
     static let spacelessStateCount = 18
     /// Per position of `nextSpaceless`: the bytes it reads and the position after each, in byte order.
-    static let spacelessEdges: [[(UInt8, UInt8)]] = (0..<spacelessStateCount).map { u in
-        (0..<256).compactMap { b in
-            let v = nextSpaceless(UInt8(u), UInt8(b))
-            return v == reject ? nil : (UInt8(b), v)
-        }
-    }
+    static let spacelessEdges = byteEdges(positions: spacelessStateCount, nextSpaceless)
 
     /// Plain text without its non-ASCII white space: U+0085, U+00A0, U+1680, U+2000–U+200A, U+202F,
     /// U+205F, U+3000 and U+FEFF, the characters outside ASCII that `\s` matches in ECMA-262 or in the

@@ -35,7 +35,7 @@ struct WalkScratch: Sendable {
     var touched: [UInt64] = []
     /// The tail groups `walkSuffixes` still has to read after its plain-tail shortcut.
     var groups: [Int32] = []
-    var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride + groups.capacity * 4 }
+    var byteCount: Int { depths.capacity * MemoryLayout<DepthState>.stride + touched.capacity * 8 + groups.capacity * 4 }
 }
 
 enum StepResult: UInt8 {
