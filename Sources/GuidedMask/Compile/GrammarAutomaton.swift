@@ -217,6 +217,12 @@ final class GrammarAutomaton: @unchecked Sendable {
         builder.withLock { b in b.readsAllPlainText(state, sliceEdges, totalWork: totalWork, pairLimit: pairLimit) }
     }
 
+    /// `readsAllPlainText` where an earlier exploration already answered it for some NFA state of the
+    /// set; false (not known) otherwise, and nothing is explored.
+    func knownToReadAllPlainText(_ state: Int32) -> Bool {
+        builder.withLock { b in b.knownToReadAllPlainText(state) }
+    }
+
     /// Explorations the plain-text proof has started so far (for tests: which checks a state asked).
     var plainTextExplorations: Int { builder.withLock { $0.plainTextExplorations } }
 
@@ -328,6 +334,11 @@ private struct Builder {
             controlBytes = ControlByteProof(stateCount: nfa.stateCount, classCount: classCount, sliceEdges: sliceEdges, classOf: classOf)
         }
         return controlBytes!.holds(for: sets[Int(state)], nfa: nfa)
+    }
+
+    func knownToReadAllPlainText(_ state: Int32) -> Bool {
+        guard state > 0, Int(state) < sets.count, let proof = plainText else { return false }
+        return proof.anyKnownToReadAllPlainText(sets[Int(state)], nfa: nfa)
     }
 
     mutating func readsAllPlainText(_ state: Int32, _ sliceEdges: [[(cls: Int, u: UInt8)]], totalWork: Int, pairLimit: Int?) -> Bool {

@@ -108,6 +108,13 @@ struct PlainTextProof {
         return false
     }
 
+    /// True when some member of `set` is already known to read every plain string, without exploring:
+    /// a question that costs a lookup per member. (Every state of a region an exploration proved is
+    /// known, so after a key position's first proof each later prefix of a name in its trie is too.)
+    func anyKnownToReadAllPlainText(_ set: [Int32], nfa: GrammarNFA) -> Bool {
+        set.contains { known[Int(Self.passThrough($0, nfa: nfa))] == 1 }
+    }
+
     /// Where `t` passes on to: the state after a chain of states without bytes or calls and with one
     /// ε-edge each (at most 16), which reads exactly what `t` reads.
     @inline(__always)
