@@ -1,9 +1,10 @@
 /// Member-set objects (`PropertyOrder.memberSets`) rewritten in declared order, for the grammar
 /// languages, which have no way to say "each member at most once, in any order".
 ///
-/// A member-set rule is `{ ws (close | M (sep M)* ws close)` per object shape, where `M` is the choice
-/// of declared members (`"name"` then a call carrying the member's bit) and the undeclared member, and
-/// `close` requires the required members' bits. In declared order the same object is: the declared
+/// A member-set rule is `ws (end | M (sep M)* ws end)` per object shape (its `{` is the caller's), where
+/// `M` is the choice of declared members (`"name"` then a call carrying the member's bit) and the
+/// undeclared member, and `end` is `}` then a call of the empty closing rule that requires the required
+/// members' bits. In declared order the same object is: the declared
 /// members in the order the shape lists them, each optional unless required, then any undeclared
 /// members, with separators between whatever is written. That language is a subset of the member-set
 /// one (the same objects, members in one order), which is what `JSONSchemaCompiler` makes with
@@ -33,6 +34,8 @@ extension Grammar {
         var separator: GrammarExpr = .empty
         var closing: [GrammarExpr] = []
         var close: RuleID
+        /// The object's end as the rule writes it (`}` and the closing call).
+        var end: GrammarExpr
         var emptyAllowed = false
         var nonEmpty = false
         /// At least one undeclared member, or exactly one (`fixCounts`).
@@ -45,7 +48,9 @@ extension Grammar {
         func shapeError() -> GrammarExportError {
             GrammarExportError(.memberSetShape, rule: name, "a member-set rule in a shape the declared-order rewrite does not know")
         }
-        guard case .sequence(let parts) = rules[id.index].body, parts.count >= 2 else { throw shapeError() }
+        // Whitespace, then the shapes; without whitespace (`.compact`) the shapes alone.
+        var parts = [rules[id.index].body]
+        if case .sequence(let p) = rules[id.index].body { parts = p }
         let head = Array(parts.dropLast())
         var alternatives: [GrammarExpr]
         if case .choice(let a) = parts[parts.count - 1] { alternatives = a } else { alternatives = [parts[parts.count - 1]] }
@@ -53,8 +58,8 @@ extension Grammar {
         var shapes: [Shape] = []
         while !alternatives.isEmpty {
             let a = alternatives.removeFirst()
-            if case .rule(let close) = a {
-                var shape = Shape(close: close)
+            if let close = Self.closingCall(a) {
+                var shape = Shape(close: close, end: a)
                 shape.emptyAllowed = rules[close.index].requiresMembers == 0 && rules[close.index].minimumMembers == 0
                 // The object's non-empty form follows its empty one, ending with the same close rule.
                 if case .sequence(let next)? = alternatives.first, next.last == .rule(close) {
@@ -63,7 +68,7 @@ extension Grammar {
                 }
                 shapes.append(shape)
             } else if case .sequence(let seq) = a, case .rule(let close)? = seq.last {
-                var shape = Shape(close: close)
+                var shape = Shape(close: close, end: .seq([.literal("}"), .rule(close)]))
                 try parseNonEmpty(seq, into: &shape, error: shapeError)
                 shapes.append(shape)
             } else {
@@ -85,7 +90,7 @@ extension Grammar {
             }
             narrows = narrows || shape.leftOut || shape.members.count >= 2 || (shape.members.count == 1 && !shape.undeclared.isEmpty)
             var body: [GrammarExpr] = []
-            if shape.emptyAllowed { body.append(.rule(shape.close)) }
+            if shape.emptyAllowed { body.append(shape.end) }
             if shape.nonEmpty {
                 let first = declaredMembers(shape, name: "\(name)/\(s)")
                 body.append(.seq([first] + shape.closing))
@@ -95,7 +100,13 @@ extension Grammar {
         return (.seq(head + [.alt(bodies)]), narrows)
     }
 
-    /// Reads `M rest* ws close` where `rest` is `sep M`.
+    /// The closing rule of an empty object's alternative: `}` then its call.
+    private static func closingCall(_ e: GrammarExpr) -> RuleID? {
+        guard case .sequence(let p) = e, p.count == 2, p[0] == .literal("}"), case .rule(let close) = p[1] else { return nil }
+        return close
+    }
+
+    /// Reads `M rest* ws end` where `rest` is `sep M`.
     private func parseNonEmpty(_ seq: [GrammarExpr], into shape: inout Shape,
                                error: () -> GrammarExportError) throws(GrammarExportError) {
         guard let j = seq.firstIndex(where: { if case .repeat(_, 0, nil) = $0 { return true } else { return false } }),
@@ -171,7 +182,7 @@ extension Grammar {
                 if !m.required { alternatives.append(reference(State(i: s.i + 1, c: s.c, k: 0), &self)) }
             } else {
                 if s.c + Swift.min(s.k, 1) >= counts.minimum {
-                    alternatives.append(written ? .seq(shape.closing) : .rule(shape.close))
+                    alternatives.append(written ? .seq(shape.closing) : shape.end)
                 }
                 if !undeclared.isNothing, s.c + s.k + 1 <= most, s.k + 1 <= limit {
                     let next = State(i: n, c: s.c, k: Swift.min(s.k + 1, undeclaredCap))

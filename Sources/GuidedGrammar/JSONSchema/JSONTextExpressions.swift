@@ -255,4 +255,25 @@ extension GrammarExpr {
     }
 
     var isNothing: Bool { if case .nothing = self { return true } else { return false } }
+
+    /// The expression without the `"` every one of its strings begins with (a member's name), or nil
+    /// when some alternative does not begin with it.
+    var afterOpeningQuote: GrammarExpr? {
+        switch self {
+        case .bytes(let b) where b.first == 0x22:
+            return b.count == 1 ? .empty : .bytes(Array(b.dropFirst()))
+        case .sequence(let parts):
+            guard let first = parts.first?.afterOpeningQuote else { return nil }
+            return .seq([first] + parts.dropFirst())
+        case .choice(let alternatives):
+            var rest: [GrammarExpr] = []
+            for a in alternatives {
+                guard let r = a.afterOpeningQuote else { return nil }
+                rest.append(r)
+            }
+            return .alt(rest)
+        default:
+            return nil
+        }
+    }
 }

@@ -68,18 +68,33 @@ struct MemberSetRules {
                 memberCounts = MemberCounts(minimum: c.minimum, maximum: c.maximum, undeclaredLimit: c.undeclaredLimit,
                                             required: required, dependencies: dependencies)
             }
-            let close = closeRule(CloseKey(required: required, dependencies: dependencies, minimum: s.counts?.minimum ?? 0), grammar: &grammar)
+            // The `}` is the object's own byte and the guarded call comes after it (see `closeRule`).
+            let close = GrammarExpr.seq([.literal("}"), .rule(closeRule(CloseKey(required: required, dependencies: dependencies,
+                                                                                  minimum: s.counts?.minimum ?? 0), grammar: &grammar))])
             let member = GrammarExpr.alt(choice)
             bodies.append(.alt([
-                .rule(close),
-                .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, .rule(close)]),
+                close,
+                .seq([member, .repeat(.seq([sep, member]), min: 0, max: nil), ws, close]),
             ]))
         }
-        let object = grammar.addRule(name: "object:\(pointer)", body: .seq([.literal("{"), ws, .alt(bodies)]), shared: true)
+        // The `{` is the caller's: the rule begins after it (see `reference`).
+        let object = grammar.addRule(name: "object:\(pointer)", body: .seq([ws, .alt(bodies)]), shared: true)
         grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
         rules[shapes] = object
         if !counted && !witnessed { shapesByRule[object.index] = shapes }
         return object
+    }
+
+    /// A member-set object as a value: its `{`, then the call of its rule. Called before the brace, the
+    /// rule's call edge sat in every state of the whitespace run ahead of it (an array's items, a
+    /// member's value), and a first visit there walked every whitespace token through the general step
+    /// of several stacks.
+    static func reference(_ object: RuleID) -> GrammarExpr { .seq([.literal("{"), .rule(object)]) }
+
+    /// The member-set object rule `e` refers to (`reference`), if it is one.
+    static func referencedObject(_ e: GrammarExpr) -> RuleID? {
+        guard case .sequence(let parts) = e, parts.count == 2, parts[0] == .literal("{"), case .rule(let r) = parts[1] else { return nil }
+        return r
     }
 
     /// The undeclared member of an object with counts as a call the member-set rule counts
@@ -87,14 +102,22 @@ struct MemberSetRules {
     /// objects that admit the same ones, and ignored as a count by those without counts).
     private static func countedUndeclared(_ undeclared: GrammarExpr, pointer: String, grammar: inout Grammar) -> GrammarExpr {
         if undeclared.isNothing { return undeclared }
+        // The lowering's rule begins after the name's opening quote, which the object reads
+        // (`SchemaLowering.undeclaredRules`): the call, and with it the count, comes right after it.
+        var quoted = false
+        var call = undeclared
+        if case .sequence(let parts) = undeclared, parts.count == 2, parts[0] == .literal("\""), case .rule = parts[1] {
+            quoted = true
+            call = parts[1]
+        }
         let r: RuleID
-        if case .rule(let existing) = undeclared, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
+        if case .rule(let existing) = call, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
             r = existing
         } else {
-            r = grammar.addRule(name: "undeclared:\(pointer)", body: undeclared, shared: true)
+            r = grammar.addRule(name: "undeclared:\(pointer)", body: call, shared: true)
         }
         grammar.setMemberGuard(r, countsAsUndeclared: true)
-        return .rule(r)
+        return quoted ? .seq([.literal("\""), .rule(r)]) : .rule(r)
     }
 
     /// The rule `: value` writing member `bit`, made once per value and bit.
@@ -119,13 +142,16 @@ struct MemberSetRules {
         return r
     }
 
-    /// The closing `}` allowed once the members of `required` are written and the dependencies of those
-    /// written are met, made once per condition.
+    /// The end of an object allowed once the members of `required` are written and the dependencies of
+    /// those written are met, made once per condition: an empty rule whose guarded call follows the `}`
+    /// (a `}` without a usable call leads nowhere and is not allowed). Called before the `}`, its call
+    /// edge sat in every state of the whitespace run after a value, and a first visit of such a
+    /// position walked each of those states as a configuration of several stacks.
     private mutating func closeRule(_ key: CloseKey, grammar: inout Grammar) -> RuleID {
         if let r = closes[key] { return r }
         let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
             + (key.minimum == 0 ? "" : "+\(key.minimum) members")
-        let r = grammar.addRule(name: name, body: .literal("}"), shared: true)
+        let r = grammar.addRule(name: name, body: .empty, shared: true)
         grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies, minimum: key.minimum)
         closes[key] = r
         return r

@@ -434,12 +434,17 @@ extension SchemaLowering {
             // masks are computed once, not on the first visit of every key position (milliseconds each in
             // an object with dozens of declared names).
             // Objects that admit the same undeclared members (alternatives of one object) share the rule.
-            if let r = undeclaredRules[PrefixHashedExpr(undeclaredMember)] {
-                undeclaredMember = .rule(r)
+            // The name's opening quote stays with the object: called before it, the rule's call edge sat in
+            // every state of the whitespace run before a key, and a first visit of such a position (a
+            // new set of members written) walked each of its states as a configuration of two stacks.
+            let key = PrefixHashedExpr(undeclaredMember)
+            if let known = undeclaredRules[key] {
+                undeclaredMember = known
             } else {
-                let r = grammar.addRule(name: "undeclared:\(f.objectPointer)", body: undeclaredMember, shared: true)
-                undeclaredRules[PrefixHashedExpr(undeclaredMember)] = r
-                undeclaredMember = .rule(r)
+                let rest = undeclaredMember.afterOpeningQuote
+                let r = grammar.addRule(name: "undeclared:\(f.objectPointer)", body: rest ?? undeclaredMember, shared: true)
+                undeclaredMember = rest == nil ? .rule(r) : .seq([.literal("\""), .rule(r)])
+                undeclaredRules[key] = undeclaredMember
             }
         }
 

@@ -29,7 +29,7 @@ extension SchemaLowering {
         for g in groups {
             // Within 64 names by construction; a single object's group is its own rule again.
             guard let r = memberSetRule(g, pointer: "union") else { return alternatives }
-            joined.append(.rule(r))
+            joined.append(MemberSetRules.reference(r))
         }
         var seen: Set<PrefixHashedExpr> = []
         return (joined + rest).filter { seen.insert(PrefixHashedExpr($0)).inserted }
@@ -38,6 +38,14 @@ extension SchemaLowering {
     /// Sorts the parts of `e` into member-set objects and the rest, looking through choices and the
     /// bodies of plain rules (a rule stands for its body; one still being defined is kept whole).
     private func splitMemberSets(_ e: GrammarExpr, objects: inout [Int], rest: inout [GrammarExpr], depth: Int) {
+        if let r = MemberSetRules.referencedObject(e) {
+            if memberSets.shapesByRule[r.index] != nil {
+                if !objects.contains(r.index) { objects.append(r.index) }
+                return
+            }
+            rest.append(e)
+            return
+        }
         switch e {
         case .rule(let r):
             if memberSets.shapesByRule[r.index] != nil {

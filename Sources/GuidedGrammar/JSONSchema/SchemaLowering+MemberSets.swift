@@ -122,7 +122,7 @@ extension SchemaLowering {
             },
             undeclared: o.undeclaredMember, dependencies: dependencies, counts: counts, witnesses: o.witnesses)
         if !o.witnesses.isEmpty && counts != nil { return nil }
-        return memberSetRule([shape], pointer: o.pointer).map { .rule($0) }
+        return memberSetRule([shape], pointer: o.pointer).map(MemberSetRules.reference)
     }
 
     /// Whether two writable members of `o` depend on each other (directly or through others): a cycle of

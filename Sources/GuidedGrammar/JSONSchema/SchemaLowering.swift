@@ -40,7 +40,7 @@ struct SchemaLowering {
     /// what it is made of (`undeclaredMembers`: the branches of nested `dependencies`/`anyOf`/`not` ask
     /// again and again for the same names, patterns and schemas; a fuzzed schema spent 4 s rebuilding
     /// the same name automata).
-    var undeclaredRules: [PrefixHashedExpr: RuleID] = [:]
+    var undeclaredRules: [PrefixHashedExpr: GrammarExpr] = [:]
     var undeclaredExprs: [UndeclaredKey: GrammarExpr] = [:]
     /// The number automata of ranges, `multipleOf` and excluded values, built once each.
     var numbers = NumberLanguages()
