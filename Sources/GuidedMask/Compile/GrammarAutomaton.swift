@@ -291,6 +291,11 @@ private struct Builder {
     private var callPairs: [(callee: Int32, target: Int32, order: Int32)] = []
     /// Scratch of `closure`: its work stack, kept between calls.
     private var scratchStack: [Int32] = []
+    /// Scratch of `closure`: the set it found, in closure order (the first `count` it returns). `intern`
+    /// copies it into a stored set only when the state is new: most closures find a state made before.
+    private var closureSet: [Int32] = []
+    /// Scratch of `completePending`: one callee's return targets.
+    private var callTargets: [Int32] = []
     /// Scratch of `makePartialRow`: group ids by hash slot (-1 empty), the slots used, each group's hash.
     private var groupSlots: [Int32] = []
     private var usedSlots: [Int32] = []
@@ -350,7 +355,10 @@ private struct Builder {
 
     mutating func makeRuleStarts() {
         for k in 0..<nfa.ruleStart.count {
-            ruleStartState.append(nfa.productive[k] ? (intern(closure([nfa.ruleStart[k]]), presence: 0) ?? -1) : -1)
+            guard nfa.productive[k] else { ruleStartState.append(-1); continue }
+            let start = [nfa.ruleStart[k]]
+            let c = start.withUnsafeBufferPointer { closure($0) }
+            ruleStartState.append(intern(c, presence: 0) ?? -1)
         }
         completePending()
     }
@@ -361,7 +369,7 @@ private struct Builder {
     ///
     /// In a member-set rule, `written` is the members written so far, and states that cannot complete
     /// with them (`MemberFutures`) are left out (unmarked, so `intern` never counts them).
-    private mutating func closure(_ seeds: [Int32], written: UInt64 = 0) -> (set: [Int32], hash: UInt64) {
+    private mutating func closure(_ seeds: UnsafeBufferPointer<Int32>, written: UInt64 = 0) -> (count: Int, hash: UInt64) {
         generation &+= 1
         if generation == 0 {
             for i in mark.indices { mark[i] = 0 }
@@ -371,7 +379,9 @@ private struct Builder {
         // states is most of a first visit's cost: the search runs over raw buffers (no bounds or
         // uniqueness checks) and marks a state when it is pushed, so nothing is pushed twice.
         let g = generation
-        var out: [Int32] = []
+        var out = closureSet   // moved out and back, like the work stack
+        closureSet = []
+        out.removeAll(keepingCapacity: true)
         var hash: UInt64 = 0
         var work = scratchStack   // moved out and back, so its storage is reused, never copied
         scratchStack = []
@@ -403,7 +413,9 @@ private struct Builder {
             }
         }}}}
         scratchStack = work
-        return (out, hash)
+        let count = out.count
+        closureSet = out
+        return (count, hash)
     }
 
     /// A 64-bit finalizer (xor-shift-multiply): spreads consecutive state numbers over all bits.
@@ -417,13 +429,13 @@ private struct Builder {
 
     /// The state of the closure just computed, made if new (nil when the state limit is reached).
     /// A stored set equals it when the counts match and every stored member carries the current mark.
-    private mutating func intern(_ c: (set: [Int32], hash: UInt64), presence p: UInt64) -> Int32? {
+    private mutating func intern(_ c: (count: Int, hash: UInt64), presence p: UInt64) -> Int32? {
         let hash = p == 0 ? c.hash : c.hash &+ Self.mix(p ^ 0x5BD1_E995_0000_0001)
         let maskBits = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & maskBits
         while table[slot] != 0 {
             let id = Int(table[slot])
-            if setHashes[id] == hash && presence[id] == p && sets[id].count == c.set.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
+            if setHashes[id] == hash && presence[id] == p && sets[id].count == c.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
                 return Int32(id)
             }
             slot = (slot + 1) & maskBits
@@ -432,10 +444,10 @@ private struct Builder {
         let id = Int32(stateCount)
         stateCount += 1
         table[slot] = id
-        sets.append(c.set)
+        sets.append(Array(closureSet[0..<c.count]))
         setHashes.append(hash)
         presence.append(p)
-        setBytes += c.set.count * 4 + 48
+        setBytes += c.count * 4 + 48
         pending.append(id)
         if stateCount * 2 > table.count { growTable() }
         return id
@@ -482,7 +494,8 @@ private struct Builder {
                 let k = callPairs[first].callee
                 var end = first + 1
                 while end < callPairs.count && callPairs[end].callee == k { end += 1 }
-                let t = callPairs[first..<end].map(\.target)
+                callTargets.removeAll(keepingCapacity: true)
+                for k in first..<end { callTargets.append(callPairs[k].target) }
                 first = end
                 // In a member-set rule: a member already written cannot be called again, a rule that
                 // needs members only once they are all written; a member's return state has it written
@@ -494,8 +507,11 @@ private struct Builder {
                     returnPresence = after
                 }
                 // A return into nothing that can complete with the members written is no usable call.
-                let returned = closure(t, written: returnPresence)
-                if tracks && returned.set.isEmpty { continue }
+                let targets = callTargets
+                callTargets = []
+                let returned = targets.withUnsafeBufferPointer { closure($0, written: returnPresence) }
+                callTargets = targets
+                if tracks && returned.count == 0 { continue }
                 guard callCount < maxCalls, let ret = intern(returned, presence: returnPresence) else { exhausted.set(); break }
                 guided_store_i32(calls + 2 * callCount, ruleStartState[Int(k)])
                 guided_store_i32(calls + (2 * callCount + 1), ret)
@@ -534,8 +550,9 @@ private struct Builder {
             }
         }
         let g = row.groupOf[cls]
-        let reached = closure(row.targets(Int(g)), written: presence[Int(q)])
-        var value = reached.set.isEmpty && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)]) ?? -1
+        let lo = Int(row.start[Int(g)]), hi = Int(row.start[Int(g) + 1])
+        let reached = row.members.withUnsafeBufferPointer { closure(UnsafeBufferPointer(rebasing: $0[lo..<hi]), written: presence[Int(q)]) }
+        var value = reached.count == 0 && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)]) ?? -1
         completePending()
         // In a member-set rule, a member's name leads to the call that writes it; once it is written,
         // the state after the name can do nothing: no transition into it.
@@ -606,11 +623,23 @@ private struct Builder {
         // code (a metadata lookup per call) for every class of every state made.
         flatTargets.withUnsafeBufferPointer { flatBuffer in
             let flat = flatBuffer.baseAddress!
+            // The last class with targets: neighbouring classes mostly have the same list (a range's
+            // classes), found again by one comparison instead of a hash and a probe.
+            var prevLo = 0, prevHi = 0, prevGroup = -1
             for c in 0..<classes {
                 let lo = Int(classStart[c + 1])
                 let hi = c + 1 < classes ? Int(classStart[c + 2]) : total
                 if lo == hi { guided_store_i32(base + c, -1); continue }
                 let count = hi - lo
+                if prevGroup >= 0 && prevHi - prevLo == count {
+                    var k = 0
+                    while k < count && flat[prevLo + k] == flat[lo + k] { k += 1 }
+                    if k == count {
+                        row.groupOf[c] = UInt16(prevGroup)
+                        prevLo = lo; prevHi = hi
+                        continue
+                    }
+                }
                 var h = UInt64(count)
                 for k in lo..<hi { h = (h ^ UInt64(UInt32(bitPattern: flat[k]))) &* 0x9E37_79B9_7F4A_7C15 }
                 var slot = Int(truncatingIfNeeded: h >> 29) & (slots - 1)
@@ -634,6 +663,7 @@ private struct Builder {
                     row.start.append(Int32(row.members.count))
                 }
                 row.groupOf[c] = UInt16(found)
+                prevLo = lo; prevHi = hi; prevGroup = found
             }
         }
         for slot in usedSlots { groupSlots[Int(slot)] = -1 }
@@ -651,7 +681,6 @@ private struct PartialRow {
     var start: [Int32]
     var remaining: Int
 
-    func targets(_ g: Int) -> [Int32] { Array(members[Int(start[g])..<Int(start[g + 1])]) }
 }
 
 /// Set when the automaton could not be completed within its limits. Shared by the builder (which sets
