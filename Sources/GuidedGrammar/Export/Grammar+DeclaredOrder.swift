@@ -58,7 +58,7 @@ extension Grammar {
         var shapes: [Shape] = []
         while !alternatives.isEmpty {
             let a = alternatives.removeFirst()
-            if let close = Self.closingCall(a) {
+            if let close = a.callAfter("}") {
                 var shape = Shape(close: close, end: a)
                 shape.emptyAllowed = rules[close.index].requiresMembers == 0 && rules[close.index].minimumMembers == 0
                 // The object's non-empty form follows its empty one, ending with the same close rule.
@@ -98,12 +98,6 @@ extension Grammar {
             bodies.append(.alt(body))
         }
         return (.seq(head + [.alt(bodies)]), narrows)
-    }
-
-    /// The closing rule of an empty object's alternative: `}` then its call.
-    private static func closingCall(_ e: GrammarExpr) -> RuleID? {
-        guard case .sequence(let p) = e, p.count == 2, p[0] == .literal("}"), case .rule(let close) = p[1] else { return nil }
-        return close
     }
 
     /// Reads `M rest* ws end` where `rest` is `sep M`.

@@ -256,6 +256,13 @@ extension GrammarExpr {
 
     var isNothing: Bool { if case .nothing = self { return true } else { return false } }
 
+    /// The rule this expression calls right after `literal` (`literal` then `.rule`), if that is all it is:
+    /// how member-set objects spell their own byte before a call (`{`, `}`, a name's `"`).
+    func callAfter(_ literal: String) -> RuleID? {
+        guard case .sequence(let parts) = self, parts.count == 2, parts[0] == .literal(literal), case .rule(let r) = parts[1] else { return nil }
+        return r
+    }
+
     /// The expression without the `"` every one of its strings begins with (a member's name), or nil
     /// when some alternative does not begin with it.
     var afterOpeningQuote: GrammarExpr? {

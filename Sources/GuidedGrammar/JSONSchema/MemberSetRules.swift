@@ -91,12 +91,6 @@ struct MemberSetRules {
     /// of several stacks.
     static func reference(_ object: RuleID) -> GrammarExpr { .seq([.literal("{"), .rule(object)]) }
 
-    /// The member-set object rule `e` refers to (`reference`), if it is one.
-    static func referencedObject(_ e: GrammarExpr) -> RuleID? {
-        guard case .sequence(let parts) = e, parts.count == 2, parts[0] == .literal("{"), case .rule(let r) = parts[1] else { return nil }
-        return r
-    }
-
     /// The undeclared member of an object with counts as a call the member-set rule counts
     /// (`GrammarRule.countsAsUndeclared`): the lowering's rule of undeclared members (shared by the
     /// objects that admit the same ones, and ignored as a count by those without counts).
@@ -104,12 +98,8 @@ struct MemberSetRules {
         if undeclared.isNothing { return undeclared }
         // The lowering's rule begins after the name's opening quote, which the object reads
         // (`SchemaLowering.undeclaredRules`): the call, and with it the count, comes right after it.
-        var quoted = false
-        var call = undeclared
-        if case .sequence(let parts) = undeclared, parts.count == 2, parts[0] == .literal("\""), case .rule = parts[1] {
-            quoted = true
-            call = parts[1]
-        }
+        let quoted = undeclared.callAfter("\"")
+        let call = quoted.map(GrammarExpr.rule) ?? undeclared
         let r: RuleID
         if case .rule(let existing) = call, !grammar.rules[existing.index].hasMemberGuard || grammar.rules[existing.index].countsAsUndeclared {
             r = existing
@@ -117,7 +107,7 @@ struct MemberSetRules {
             r = grammar.addRule(name: "undeclared:\(pointer)", body: call, shared: true)
         }
         grammar.setMemberGuard(r, countsAsUndeclared: true)
-        return quoted ? .seq([.literal("\""), .rule(r)]) : .rule(r)
+        return quoted != nil ? .seq([.literal("\""), .rule(r)]) : .rule(r)
     }
 
     /// The rule `: value` writing member `bit`, made once per value and bit.

@@ -38,7 +38,7 @@ extension SchemaLowering {
     /// Sorts the parts of `e` into member-set objects and the rest, looking through choices and the
     /// bodies of plain rules (a rule stands for its body; one still being defined is kept whole).
     private func splitMemberSets(_ e: GrammarExpr, objects: inout [Int], rest: inout [GrammarExpr], depth: Int) {
-        if let r = MemberSetRules.referencedObject(e) {
+        if let r = e.callAfter("{") {   // a member-set object (`MemberSetRules.reference`)
             if memberSets.shapesByRule[r.index] != nil {
                 if !objects.contains(r.index) { objects.append(r.index) }
                 return
