@@ -15,7 +15,8 @@ struct MemberSetRules {
     private var rules: [[MemberSetShape]: RuleID] = [:]
     /// The shapes of each member-set rule without counts, by rule index (what `joiningMemberSets` joins).
     private(set) var shapesByRule: [Int: [MemberSetShape]] = [:]
-    private var calls: [MemberCallKey: RuleID] = [:]
+    private var calls: [MemberValueCall: RuleID] = [:]
+    private var values: [PrefixHashedExpr: RuleID] = [:]
     private var witnessCalls: [MemberCallKey: RuleID] = [:]
     private var closes: [CloseKey: RuleID] = [:]
 
@@ -110,13 +111,28 @@ struct MemberSetRules {
         return quoted != nil ? .seq([.literal("\""), .rule(r)]) : .rule(r)
     }
 
-    /// The rule `: value` writing member `bit`, made once per value and bit.
+    /// The rule writing member `bit`, made once per value and bit: a call of the value's rule
+    /// (`valueRule`), so that the member carries its bit while its bytes are read by states that every
+    /// member with that value shares.
     private mutating func memberCall(_ value: GrammarExpr, bit: Int8, name: String, grammar: inout Grammar) -> RuleID {
-        let key = MemberCallKey(value: value, bit: bit)
+        let key = MemberValueCall(value: valueRule(value, grammar: &grammar), bit: bit)
         if let r = calls[key] { return r }
-        let r = grammar.addRule(name: name, body: .seq([colon, value]), shared: true)
+        let r = grammar.addRule(name: name, body: .rule(key.value), shared: true)
         grammar.setMemberGuard(r, bit: bit)
         calls[key] = r
+        return r
+    }
+
+    /// The rule `: value`, made once per value and kept a rule (`GrammarRule.shared`). Inlined into each
+    /// member's rule, the members of one type (the strings of a tool's arguments) each had automaton
+    /// states of their own for the colon, the quotes and the text, and the first visit of each member
+    /// made them and walked the vocabulary from them again: those states held about a third of the mask
+    /// time of maskbench-dev's function-calling schemas.
+    private mutating func valueRule(_ value: GrammarExpr, grammar: inout Grammar) -> RuleID {
+        let key = PrefixHashedExpr(value)
+        if let r = values[key] { return r }
+        let r = grammar.addRule(name: "member-value", body: .seq([colon, value]), shared: true)
+        values[key] = r
         return r
     }
 
@@ -146,4 +162,12 @@ struct MemberSetRules {
         closes[key] = r
         return r
     }
+}
+
+/// A member's rule: the rule of its value (`: value`) and the member's bit. The same value under the same
+/// bit is one rule wherever it is used, so the alternatives of a union that agree on a member continue as
+/// one stack after it.
+private struct MemberValueCall: Hashable {
+    var value: RuleID
+    var bit: Int8
 }

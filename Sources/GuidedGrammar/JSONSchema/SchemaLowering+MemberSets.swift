@@ -57,8 +57,8 @@ struct CloseKey: Hashable {
     var minimum: Int = 0
 }
 
-/// A member call with its bit: the same value under the same bit is one rule wherever it is used, so the
-/// alternatives of a union that agree on a member continue as one stack after it.
+/// A witness member's call with its bit: the same member under the same bit is one rule wherever it is
+/// used (`MemberSetRules.witnessCall`).
 struct MemberCallKey: Hashable {
     var value: GrammarExpr
     var bit: Int8

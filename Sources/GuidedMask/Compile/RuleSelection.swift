@@ -67,7 +67,7 @@ struct RuleSelection {
         // must arrays of distinct strings and strings of counted length: the matcher finds them by the
         // rule of a frame.
         let pinned = grammar.rules.map { $0.hasMemberGuard || $0.distinctStringItems || $0.countedLength != nil }
-        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned)
+        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned, shared: grammar.rules.map(\.shared))
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = pinned
         keep[grammar.start.index] = true
@@ -179,7 +179,7 @@ struct RuleSelection {
     static let rightLinearNodes = 200_000
     static let rightLinearRules = 8_192
 
-    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool]) -> [Int] {
+    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool], shared: [Bool]) -> [Int] {
         let n = refs.count
         // Tarjan's strongly connected components, iteratively.
         var index = Array(repeating: -1, count: n), low = Array(repeating: 0, count: n)
@@ -237,7 +237,7 @@ struct RuleSelection {
             let c = component[r]
             return cyclic[c] && linear[c] && !pinnedComponent[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
         }
-        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned, firstGroup: components, into: &group)
+        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, pinned: zip(pinned, shared).map { $0 || $1 }, firstGroup: components, into: &group)
         return group
     }
 
@@ -250,7 +250,9 @@ struct RuleSelection {
     /// Rules in no cyclic group and referred to only in tail position are joined along the tail
     /// references between them; a joined set becomes a group under the same bounds. (A rule referred
     /// to elsewhere stays out: group members are never kept, and inlined it would bring the group
-    /// into every place that refers to it.)
+    /// into every place that refers to it. So does a rule that asks to be kept, `GrammarRule.shared`:
+    /// a member's value, called in tail position by the member's rule, is one rule for every member
+    /// that writes it only if no group takes it in.)
     private static func acyclicTailGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool], firstGroup: Int, into group: inout [Int]) {
         let n = refs.count
         var onlyTail = pinned.map { !$0 }
