@@ -25,7 +25,9 @@ import Testing
     static let cases: [(String, String, Int, Int, UInt64)] = [
         ("schema", "schema", 64, 4, 1), ("schema", "schema", 3_000, 1, 2), ("schema", "schema", 40_000, 3, 3),
         ("gap slice", #"root ::= "\"x-" [^"\\\x00-\x1F\u2028\u2029-]* ("-" [^"\\\x00-\x1F\u2028\u2029-]+){0,2} "\"""#, 500, 4, 4),
-        ("class skip", #"root ::= "\"" [a-z0-9]+ ("." [a-z0-9]+)* "\"""#, 500, 4, 5),
+        // (Labels after a dot take `-` too: written `x ("." x)*`, the labels would be one copy of `x`
+        // (`NFABuilder.buildSeparatedList`), and the few states of that one copy too few first visits.)
+        ("class skip", #"root ::= "\"" [a-z0-9]+ ("." [a-z0-9-]+)* "\"""#, 500, 4, 5),
         ("block ends", "root ::= \"\\\"\" c{130,400} \"\\\"\"\nc ::= [^\"\\\\\\x00-\\x1F]", 2_000, 4, 6),
         ("json.gbnf", "file:json.gbnf", 200, 4, 7), ("sql-select.gbnf", "file:sql-select.gbnf", 1_000, 2, 8),
         ("csv.gbnf", "file:csv.gbnf", 1_000, 4, 9), ("arithmetic.gbnf", "file:arithmetic.gbnf", 300, 4, 10),

@@ -133,10 +133,20 @@ struct NFABuilder {
                 count -= 1
             }
             var cur = from
-            for i in 0..<count {
+            var i = 0
+            while i < count {
+                // `x (s x)*` (a JSON array's items, a member-set object's members): one copy of `x`.
+                if i + 1 < count, let separator = Self.separatorOfList(parts[i], parts[i + 1]) {
+                    let next = i + 1 == count - 1 ? end : try newState()
+                    try buildSeparatedList(parts[i], separator: separator, from: cur, to: next)
+                    cur = next
+                    i += 2
+                    continue
+                }
                 let next = i == count - 1 ? end : try newState()
                 try build(parts[i], from: cur, to: next)
                 cur = next
+                i += 1
             }
         case .choice(let alts):
             for a in alts {
@@ -194,6 +204,31 @@ struct NFABuilder {
 }
 
 extension NFABuilder {
+    /// `s` where `first, next` is `x, (s x)*`: an item, then any number of separated items (JSON arrays,
+    /// member-set objects, `x ("," x)*` in grammar files); nil otherwise.
+    static func separatorOfList(_ first: GrammarExpr, _ next: GrammarExpr) -> GrammarExpr? {
+        guard case .repeat(let inner, let lo, let hi) = next, lo == 0, hi == nil, case .sequence(let body) = inner,
+              body.count >= 2, body[body.count - 1] == first else { return nil }
+        return .sequence(Array(body.dropLast()))
+    }
+
+    /// `item (separator item)*` with one copy of `item`: it is entered at a fresh state, and from its end
+    /// the separator leads back to that entry or the list ends. Built as written, the first item and the
+    /// later ones were two copies, which doubled a list's states (a member-set object's names and member
+    /// calls, an array's item schema) and made the first item's deterministic states and cached masks
+    /// apart from the later ones'. The entry and the separator's start are fresh states, so neither the
+    /// loop nor the item's own paths reach `from`'s other edges.
+    fileprivate mutating func buildSeparatedList(_ item: GrammarExpr, separator: GrammarExpr, from: Int32, to: Int32) throws(GrammarCompileError) {
+        let entry = try newState()
+        epsilon(from, entry)
+        let after = try newState()
+        try build(item, from: entry, to: after)
+        let again = try newState()
+        epsilon(after, again)
+        try build(separator, from: again, to: entry)
+        epsilon(after, to)
+    }
+
     /// The entry of the copy of tail-shared rule `rule` that ends at `to`: one per (rule, end state),
     /// made on first use. Outside a template its body is built after the kept rule's (`pendingCopies`).
     fileprivate mutating func sharedCopyEntry(_ rule: Int, to: Int32) throws(GrammarCompileError) -> Int32 {
