@@ -38,20 +38,13 @@ extension SchemaLowering {
     /// Sorts the parts of `e` into member-set objects and the rest, looking through choices and the
     /// bodies of plain rules (a rule stands for its body; one still being defined is kept whole).
     private func splitMemberSets(_ e: GrammarExpr, objects: inout [Int], rest: inout [GrammarExpr], depth: Int) {
-        if let r = e.callAfter("{") {   // a member-set object (`MemberSetRules.reference`)
-            if memberSets.shapesByRule[r.index] != nil {
-                if !objects.contains(r.index) { objects.append(r.index) }
-                return
-            }
-            rest.append(e)
+        // A member-set object is always its `{` then the call of its rule (`MemberSetRules.reference`).
+        if let r = e.callAfter("{"), memberSets.shapesByRule[r.index] != nil {
+            if !objects.contains(r.index) { objects.append(r.index) }
             return
         }
         switch e {
         case .rule(let r):
-            if memberSets.shapesByRule[r.index] != nil {
-                if !objects.contains(r.index) { objects.append(r.index) }
-                return
-            }
             let rule = grammar.rules[r.index]
             guard depth < 4, !rule.shared, !rule.hasMemberGuard,
                   !rule.body.isNothing else { rest.append(e); return }
