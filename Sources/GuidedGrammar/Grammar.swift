@@ -105,10 +105,14 @@ public struct GrammarRule: Hashable, Sendable {
     /// changes the language.
     public var shared: Bool
     /// Member sets (a member-set rule's direct calls, see `tracksMembers`): a rule with `memberBit` b ≥ 0
-    /// may be called from such a rule only while member b is not yet written, and writes it.
-    public var memberBit: Int8 = -1
+    /// may be called from such a rule only while member b is not yet written, and writes it. Bits 0-63 are
+    /// an object's first word; an object of more members (`MemberSetRules.maximumMembers`) has more.
+    public var memberBit: Int16 = -1
     /// A rule that the calling member-set rule may call only once every member of this mask is written.
     public var requiresMembers: UInt64 = 0
+    /// Like `requiresMembers`, for member bits of 64 and above (ascending): the required members of an
+    /// object of more than 64 members beyond its first word.
+    public var requiresMembersBeyond: [Int16] = []
     /// A member-set rule: it remembers, per use, which `memberBit` rules it has called (an object whose
     /// members come in any order, each at most once). Its own calls of `memberBit` and `requiresMembers`
     /// rules obey them; nested uses of other rules have their own sets.
@@ -159,8 +163,13 @@ public struct GrammarRule: Hashable, Sendable {
 
     /// Whether the rule carries any member-set attribute.
     public var hasMemberGuard: Bool {
-        memberBit >= 0 || requiresMembers != 0 || tracksMembers || !memberDependencies.isEmpty || minimumMembers > 0
+        memberBit >= 0 || requiresMembers != 0 || !requiresMembersBeyond.isEmpty || tracksMembers || !memberDependencies.isEmpty || minimumMembers > 0
             || memberCounts != nil || countsAsUndeclared
+    }
+
+    /// Whether this closing rule requires member `bit` (`requiresMembers`, `requiresMembersBeyond`).
+    public func requiresMember(_ bit: Int16) -> Bool {
+        bit < 64 ? requiresMembers & (1 << UInt64(bit)) != 0 : requiresMembersBeyond.contains(bit)
     }
 
 }
@@ -326,11 +335,12 @@ public struct Grammar: Hashable, Sendable {
     public mutating func markShared(_ id: RuleID) { rules[id.index].shared = true }
 
     /// Sets the member-set attributes of a rule (see `GrammarRule.memberBit`); the others are cleared.
-    public mutating func setMemberGuard(_ id: RuleID, bit: Int8 = -1, requires: UInt64 = 0, tracks: Bool = false,
-                                        dependencies: [MemberDependency] = [], minimum: Int = 0,
+    public mutating func setMemberGuard(_ id: RuleID, bit: Int16 = -1, requires: UInt64 = 0, requiresBeyond: [Int16] = [],
+                                        tracks: Bool = false, dependencies: [MemberDependency] = [], minimum: Int = 0,
                                         counts: MemberCounts? = nil, countsAsUndeclared: Bool = false) {
         rules[id.index].memberBit = bit
         rules[id.index].requiresMembers = requires
+        rules[id.index].requiresMembersBeyond = requiresBeyond
         rules[id.index].tracksMembers = tracks
         rules[id.index].memberDependencies = dependencies
         rules[id.index].minimumMembers = minimum
@@ -340,7 +350,8 @@ public struct Grammar: Hashable, Sendable {
 
     /// Gives rule `id` the member-set attributes of `other`, and its `distinctStringItems`.
     public mutating func setMemberGuard(_ id: RuleID, like other: GrammarRule) {
-        setMemberGuard(id, bit: other.memberBit, requires: other.requiresMembers, tracks: other.tracksMembers,
+        setMemberGuard(id, bit: other.memberBit, requires: other.requiresMembers, requiresBeyond: other.requiresMembersBeyond,
+                       tracks: other.tracksMembers,
                        dependencies: other.memberDependencies, minimum: other.minimumMembers,
                        counts: other.memberCounts, countsAsUndeclared: other.countsAsUndeclared)
         rules[id.index].distinctStringItems = other.distinctStringItems

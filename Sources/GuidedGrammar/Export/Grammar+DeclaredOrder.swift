@@ -60,7 +60,8 @@ extension Grammar {
             let a = alternatives.removeFirst()
             if let close = a.callAfter("}") {
                 var shape = Shape(close: close, end: a)
-                shape.emptyAllowed = rules[close.index].requiresMembers == 0 && rules[close.index].minimumMembers == 0
+                shape.emptyAllowed = rules[close.index].requiresMembers == 0 && rules[close.index].requiresMembersBeyond.isEmpty
+                    && rules[close.index].minimumMembers == 0
                 // The object's non-empty form follows its empty one, ending with the same close rule.
                 if case .sequence(let next)? = alternatives.first, next.last == .rule(close) {
                     try parseNonEmpty(next, into: &shape, error: shapeError)
@@ -128,9 +129,12 @@ extension Grammar {
             // would be lost and the language widened, so the export is refused instead.
             if case .rule(let call) = c, rules[call.index].memberBit >= 0 { throw error() }
             if case .sequence(let p) = c, p.count >= 2, case .rule(let call)? = p.last, rules[call.index].memberBit >= 0 {
-                let bit = UInt64(rules[call.index].memberBit)
-                if triggers & (1 << bit) != 0 && required & (1 << bit) == 0 { shape.leftOut = true; continue }
-                shape.members.append(.init(name: .seq(Array(p.dropLast())), call: call, required: required & (1 << bit) != 0))
+                // Objects of more than 64 members have no dependencies (`MemberSetRules.rule`): their
+                // bits past the first word are only ever required or not.
+                let bit = rules[call.index].memberBit
+                let isRequired = bit < 64 ? required & (1 << UInt64(bit)) != 0 : rules[shape.close.index].requiresMember(bit)
+                if bit < 64 && triggers & (1 << UInt64(bit)) != 0 && !isRequired { shape.leftOut = true; continue }
+                shape.members.append(.init(name: .seq(Array(p.dropLast())), call: call, required: isRequired))
             } else {
                 shape.undeclared.append(c)
             }

@@ -20,19 +20,28 @@ struct MemberSetRules {
     private var witnessCalls: [MemberCallKey: RuleID] = [:]
     private var closes: [CloseKey: RuleID] = [:]
 
+    /// The most declared members one member-set object tracks (its bits: `GrammarRule.memberBit`). Past
+    /// the first 64 the automaton keeps the members written in an interned set beside its state's first
+    /// word (`GrammarAutomaton`), so the bound only keeps that set's cost in reason.
+    static let maximumMembers = 4096
+
     init(ws: GrammarExpr, sep: GrammarExpr, colon: GrammarExpr) {
         self.ws = ws; self.sep = sep; self.colon = colon
     }
 
     /// One member-set rule for the union of `shapes` (each an object whose members come in any order):
     /// `{`, then the members and closing of any one shape. A name has one bit in all shapes, so the
-    /// shapes share one key position and one set of members written. Nil beyond 64 distinct names.
+    /// shapes share one key position and one set of members written. Nil beyond 64 distinct names where
+    /// the shapes are several or have counts, witnesses or dependencies (their conditions are kept in the
+    /// set's first word), and beyond `maximumMembers` names otherwise.
     mutating func rule(_ shapes: [MemberSetShape], pointer: String, grammar: inout Grammar) -> RuleID? {
-        var bitOf: [String: Int8] = [:]
+        let wideAllowed = shapes.count == 1 && shapes[0].counts == nil && shapes[0].witnesses.isEmpty && shapes[0].dependencies.isEmpty
+        let limit = wideAllowed ? Self.maximumMembers : 64
+        var bitOf: [String: Int16] = [:]
         for s in shapes {
             for m in s.members where bitOf[m.name] == nil {
-                guard bitOf.count < 64 else { return nil }
-                bitOf[m.name] = Int8(bitOf.count)
+                guard bitOf.count < limit else { return nil }
+                bitOf[m.name] = Int16(bitOf.count)
             }
         }
         let witnessed = shapes.contains { !$0.witnesses.isEmpty }
@@ -48,16 +57,19 @@ struct MemberSetRules {
         var memberCounts: MemberCounts? = nil
         for s in shapes {
             var required: UInt64 = 0
+            var requiredBeyond: [Int16] = []
             var choice: [GrammarExpr] = []
             for m in s.members {
                 let bit = bitOf[m.name]!
-                if m.required { required |= 1 << UInt64(bit) }
+                if m.required {
+                    if bit < 64 { required |= 1 << UInt64(bit) } else { requiredBeyond.append(bit) }
+                }
                 // The name stays in the object's own automaton (one deterministic key position, as in
                 // declared order); the call that carries the member's bit comes right after it.
                 choice.append(.seq([JSONText.quoted(m.name), .rule(memberCall(m.value, bit: bit, name: "member:\(pointer)/\(m.name)", grammar: &grammar))]))
             }
             for (i, w) in s.witnesses.enumerated() {
-                let bit = Int8(bitOf.count + i)
+                let bit = Int16(bitOf.count + i)
                 required |= 1 << UInt64(bit)
                 choice.append(.rule(witnessCall(w, bit: bit, pointer: pointer, grammar: &grammar)))
             }
@@ -70,8 +82,9 @@ struct MemberSetRules {
                                             required: required, dependencies: dependencies)
             }
             // The `}` is the object's own byte and the guarded call comes after it (see `closeRule`).
-            let close = GrammarExpr.seq([.literal("}"), .rule(closeRule(CloseKey(required: required, dependencies: dependencies,
-                                                                                  minimum: s.counts?.minimum ?? 0), grammar: &grammar))])
+            let close = GrammarExpr.seq([.literal("}"), .rule(closeRule(CloseKey(required: required, requiredBeyond: requiredBeyond.sorted(),
+                                                                                  dependencies: dependencies, minimum: s.counts?.minimum ?? 0),
+                                                                         grammar: &grammar))])
             let member = GrammarExpr.alt(choice)
             bodies.append(.alt([
                 close,
@@ -114,7 +127,7 @@ struct MemberSetRules {
     /// The rule writing member `bit`, made once per value and bit: a call of the value's rule
     /// (`valueRule`), so that the member carries its bit while its bytes are read by states that every
     /// member with that value shares.
-    private mutating func memberCall(_ value: GrammarExpr, bit: Int8, name: String, grammar: inout Grammar) -> RuleID {
+    private mutating func memberCall(_ value: GrammarExpr, bit: Int16, name: String, grammar: inout Grammar) -> RuleID {
         let key = MemberValueCall(value: valueRule(value, grammar: &grammar), bit: bit)
         if let r = calls[key] { return r }
         let r = grammar.addRule(name: name, body: .rule(key.value), shared: true)
@@ -139,7 +152,7 @@ struct MemberSetRules {
     /// The rule writing one witness member (name and value) under `bit`. Its name is also an undeclared
     /// name the object's plain undeclared members may take; a repeated key is harmless, because any
     /// member of the witness's region is what the negation asks for.
-    private mutating func witnessCall(_ member: GrammarExpr, bit: Int8, pointer: String, grammar: inout Grammar) -> RuleID {
+    private mutating func witnessCall(_ member: GrammarExpr, bit: Int16, pointer: String, grammar: inout Grammar) -> RuleID {
         let key = MemberCallKey(value: member, bit: bit)
         if let r = witnessCalls[key] { return r }
         let r = grammar.addRule(name: "witness:\(pointer)", body: member, shared: true)
@@ -155,10 +168,12 @@ struct MemberSetRules {
     /// position walked each of those states as a configuration of several stacks.
     private mutating func closeRule(_ key: CloseKey, grammar: inout Grammar) -> RuleID {
         if let r = closes[key] { return r }
-        let name = "close:\(String(key.required, radix: 16))" + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
+        let name = "close:\(String(key.required, radix: 16))" + (key.requiredBeyond.isEmpty ? "" : "+\(key.requiredBeyond.count) beyond")
+            + (key.dependencies.isEmpty ? "" : "+\(key.dependencies.count) dependencies")
             + (key.minimum == 0 ? "" : "+\(key.minimum) members")
         let r = grammar.addRule(name: name, body: .empty, shared: true)
-        grammar.setMemberGuard(r, requires: key.required, dependencies: key.dependencies, minimum: key.minimum)
+        grammar.setMemberGuard(r, requires: key.required, requiresBeyond: key.requiredBeyond, dependencies: key.dependencies,
+                               minimum: key.minimum)
         closes[key] = r
         return r
     }
@@ -169,5 +184,5 @@ struct MemberSetRules {
 /// one stack after it.
 private struct MemberValueCall: Hashable {
     var value: RuleID
-    var bit: Int8
+    var bit: Int16
 }

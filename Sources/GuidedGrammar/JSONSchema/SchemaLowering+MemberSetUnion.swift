@@ -27,7 +27,8 @@ extension SchemaLowering {
         }
         var joined: [GrammarExpr] = []
         for g in groups {
-            // Within 64 names by construction; a single object's group is its own rule again.
+            // Within 64 names by construction, but for an object of more names, which is a group alone
+            // (its own rule again, as is every single object's group).
             guard let r = memberSetRule(g, pointer: "union") else { return alternatives }
             joined.append(MemberSetRules.reference(r))
         }

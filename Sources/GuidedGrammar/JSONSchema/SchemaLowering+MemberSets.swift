@@ -53,6 +53,7 @@ struct MemberSetShape: Hashable {
 /// it needs (`minProperties`).
 struct CloseKey: Hashable {
     var required: UInt64
+    var requiredBeyond: [Int16] = []
     var dependencies: [MemberDependency]
     var minimum: Int = 0
 }
@@ -61,7 +62,7 @@ struct CloseKey: Hashable {
 /// used (`MemberSetRules.witnessCall`).
 struct MemberCallKey: Hashable {
     var value: GrammarExpr
-    var bit: Int8
+    var bit: Int16
 
     func hash(into hasher: inout Hasher) {
         value.hashPrefix(into: &hasher)
@@ -76,8 +77,9 @@ extension SchemaLowering {
     /// separated by commas; each declared member is its name, in the object's own automaton, followed by
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
-    /// what it does not track: more than 64 candidates, and counts (`minProperties`, `maxProperties`, a
-    /// finite limit on undeclared members) beside a cycle of dependencies, past 56 candidates or past
+    /// what it does not track: more than 64 candidates beside dependencies or witnesses, more than
+    /// `MemberSetRules.maximumMembers` otherwise, and counts (`minProperties`, `maxProperties`, a finite
+    /// limit on undeclared members) beside a cycle of dependencies, past 56 candidates or past
     /// `MemberCounts.largestBound`.
     /// Dependencies are kept as conditions of the closing rule: they never make a dead end,
     /// because every member a written one depends on is a candidate still to be written (a member that

@@ -267,6 +267,10 @@ private struct Builder {
     /// Members written so far, in states of a member-set rule (`GrammarRule.tracksMembers`); 0 elsewhere.
     /// Part of a state's identity: the same NFA set with other members written is another state.
     var presence: [UInt64] = [0]
+    /// Members of bit 64 and above written (`MemberBitsBeyond`), as ids in `beyondSets`; 0 elsewhere.
+    /// Part of a state's identity, like `presence`.
+    var beyond: [Int32] = [0]
+    private var beyondSets: MemberBitsBeyondTable
     /// Order-independent hash of each state's set (see `closure`).
     private var setHashes: [UInt64] = [0]
     /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).
@@ -314,6 +318,7 @@ private struct Builder {
         self.calls = calls
         self.exhausted = exhausted
         mark = [UInt32](repeating: 0, count: nfa.stateCount)
+        beyondSets = MemberBitsBeyondTable(width: nfa.beyondWords)
         futuresHolder = nfa.memberFutures.map(FuturesHolder.init)
     }
 
@@ -358,7 +363,7 @@ private struct Builder {
             guard nfa.productive[k] else { ruleStartState.append(-1); continue }
             let start = [nfa.ruleStart[k]]
             let c = start.withUnsafeBufferPointer { closure($0) }
-            ruleStartState.append(intern(c, presence: 0) ?? -1)
+            ruleStartState.append(intern(c, presence: 0, beyond: 0) ?? -1)
         }
         completePending()
     }
@@ -369,7 +374,7 @@ private struct Builder {
     ///
     /// In a member-set rule, `written` is the members written so far, and states that cannot complete
     /// with them (`MemberFutures`) are left out (unmarked, so `intern` never counts them).
-    private mutating func closure(_ seeds: UnsafeBufferPointer<Int32>, written: UInt64 = 0) -> (count: Int, hash: UInt64) {
+    private mutating func closure(_ seeds: UnsafeBufferPointer<Int32>, written: UInt64 = 0, beyond: Int32 = 0) -> (count: Int, hash: UInt64) {
         generation &+= 1
         if generation == 0 {
             for i in mark.indices { mark[i] = 0 }
@@ -388,12 +393,13 @@ private struct Builder {
         work.removeAll(keepingCapacity: true)
         let futures = futuresHolder   // one reference; `futures!.futures` is read in place, not copied
         let prune = futures != nil && !seeds.isEmpty && nfa.ruleTracks[RuleFollow.ruleOf(seeds[0], nfa)]
+        beyondSets.sets[Int(beyond)].withUnsafeBufferPointer { beyond in
         nfa.live.withUnsafeBufferPointer { live in
         nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
         nfa.epsilonTargets.withUnsafeBufferPointer { epsTargets in
         mark.withUnsafeMutableBufferPointer { mark in
             for seed in seeds where mark[Int(seed)] != g && live[Int(seed)] {
-                if prune && !futures!.futures.canComplete(Int(seed), written: written) { continue }
+                if prune && !futures!.futures.canComplete(Int(seed), written: written, beyond: beyond) { continue }
                 mark[Int(seed)] = g
                 work.append(seed)
             }
@@ -405,13 +411,13 @@ private struct Builder {
                 let end = Int(epsStart[i + 1])
                 while e < end {
                     let t = epsTargets[e]
-                    if mark[Int(t)] != g && live[Int(t)] && (!prune || futures!.futures.canComplete(Int(t), written: written)) {
+                    if mark[Int(t)] != g && live[Int(t)] && (!prune || futures!.futures.canComplete(Int(t), written: written, beyond: beyond)) {
                         mark[Int(t)] = g; work.append(t)
                     }
                     e += 1
                 }
             }
-        }}}}
+        }}}}}
         scratchStack = work
         let count = out.count
         closureSet = out
@@ -429,13 +435,14 @@ private struct Builder {
 
     /// The state of the closure just computed, made if new (nil when the state limit is reached).
     /// A stored set equals it when the counts match and every stored member carries the current mark.
-    private mutating func intern(_ c: (count: Int, hash: UInt64), presence p: UInt64) -> Int32? {
-        let hash = p == 0 ? c.hash : c.hash &+ Self.mix(p ^ 0x5BD1_E995_0000_0001)
+    private mutating func intern(_ c: (count: Int, hash: UInt64), presence p: UInt64, beyond b: Int32) -> Int32? {
+        var hash = p == 0 ? c.hash : c.hash &+ Self.mix(p ^ 0x5BD1_E995_0000_0001)
+        if b != 0 { hash &+= Self.mix(UInt64(UInt32(bitPattern: b)) ^ 0x2F6B_9C3D_0000_0000) }
         let maskBits = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & maskBits
         while table[slot] != 0 {
             let id = Int(table[slot])
-            if setHashes[id] == hash && presence[id] == p && sets[id].count == c.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
+            if setHashes[id] == hash && presence[id] == p && beyond[id] == b && sets[id].count == c.count && sets[id].allSatisfy({ mark[Int($0)] == generation }) {
                 return Int32(id)
             }
             slot = (slot + 1) & maskBits
@@ -447,6 +454,7 @@ private struct Builder {
         sets.append(Array(closureSet[0..<c.count]))
         setHashes.append(hash)
         presence.append(p)
+        beyond.append(b)
         setBytes += c.count * 4 + 48
         pending.append(id)
         if stateCount * 2 > table.count { growTable() }
@@ -474,7 +482,7 @@ private struct Builder {
             // (callee, return target) of each usable call, grouped by callee below: a sorted scratch
             // list, not a dictionary of arrays made per state.
             callPairs.removeAll(keepingCapacity: true)
-            let p = presence[Int(q)]
+            let p = presence[Int(q)], b = beyond[Int(q)]
             let tracker = nfa.hasMemberSets ? sets[Int(q)].first.map { RuleFollow.ruleOf($0, nfa) } ?? -1 : -1
             let tracks = tracker >= 0 && nfa.ruleTracks[tracker]
             for s in sets[Int(q)] {
@@ -500,19 +508,25 @@ private struct Builder {
                 // In a member-set rule: a member already written cannot be called again, a rule that
                 // needs members only once they are all written; a member's return state has it written
                 // (and, with counts, one more undeclared member where it is one).
-                var returnPresence = p
+                var returnPresence = p, returnBeyond = b
                 if tracks {
                     guard let after = nfa.presence(after: p, tracker: tracker, calling: Int(k)),
-                          nfa.allowsCall(Int(k), written: p) else { continue }
+                          beyondSets.sets[Int(b)].withUnsafeBufferPointer({ nfa.allowsCall(Int(k), written: p, beyond: $0) })
+                    else { continue }
                     returnPresence = after
+                    let bit = nfa.ruleMemberBit[Int(k)]
+                    if bit >= 64 {
+                        if beyondSets.sets[Int(b)].withUnsafeBufferPointer({ MemberBitsBeyond.contains(bit, in: $0) }) { continue }
+                        returnBeyond = beyondSets.adding(bit, to: b)
+                    }
                 }
                 // A return into nothing that can complete with the members written is no usable call.
                 let targets = callTargets
                 callTargets = []
-                let returned = targets.withUnsafeBufferPointer { closure($0, written: returnPresence) }
+                let returned = targets.withUnsafeBufferPointer { closure($0, written: returnPresence, beyond: returnBeyond) }
                 callTargets = targets
                 if tracks && returned.count == 0 { continue }
-                guard callCount < maxCalls, let ret = intern(returned, presence: returnPresence) else { exhausted.set(); break }
+                guard callCount < maxCalls, let ret = intern(returned, presence: returnPresence, beyond: returnBeyond) else { exhausted.set(); break }
                 guided_store_i32(calls + 2 * callCount, ruleStartState[Int(k)])
                 guided_store_i32(calls + (2 * callCount + 1), ret)
                 callCount += 1
@@ -551,8 +565,10 @@ private struct Builder {
         }
         let g = row.groupOf[cls]
         let lo = Int(row.start[Int(g)]), hi = Int(row.start[Int(g) + 1])
-        let reached = row.members.withUnsafeBufferPointer { closure(UnsafeBufferPointer(rebasing: $0[lo..<hi]), written: presence[Int(q)]) }
-        var value = reached.count == 0 && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)]) ?? -1
+        let reached = row.members.withUnsafeBufferPointer {
+            closure(UnsafeBufferPointer(rebasing: $0[lo..<hi]), written: presence[Int(q)], beyond: beyond[Int(q)])
+        }
+        var value = reached.count == 0 && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)], beyond: beyond[Int(q)]) ?? -1
         completePending()
         // In a member-set rule, a member's name leads to the call that writes it; once it is written,
         // the state after the name can do nothing: no transition into it.

@@ -33,9 +33,13 @@ struct GrammarNFA {
     var ruleFinal: [Int32] = []
     var ruleNames: [String] = []
     /// Member-set attributes of each kept rule (`GrammarRule.memberBit`, `requiresMembers`, `tracksMembers`,
-    /// `memberDependencies`).
-    var ruleMemberBit: [Int8] = []
+    /// `memberDependencies`), and `requiresMembersBeyond` (bits of 64 and above, ascending).
+    var ruleMemberBit: [Int16] = []
     var ruleRequires: [UInt64] = []
+    var ruleRequiresBeyond: [[Int16]] = []
+    /// The most member bits past the first 64 that one member-set rule has (0 when none has more than 64):
+    /// the words of an automaton state's `MemberBitsBeyond`.
+    var beyondWords = 0
     var ruleDependencies: [[MemberDependency]] = []
     var ruleTracks: [Bool] = []
     /// `GrammarRule.minimumMembers`, `memberCounts` and `countsAsUndeclared` of each kept rule.
@@ -95,6 +99,8 @@ struct GrammarNFA {
         ruleNames = selection.kept.map { grammar.rules[$0].name }
         ruleMemberBit = selection.kept.map { grammar.rules[$0].memberBit }
         ruleRequires = selection.kept.map { grammar.rules[$0].requiresMembers }
+        ruleRequiresBeyond = selection.kept.map { grammar.rules[$0].requiresMembersBeyond }
+        if let widest = ruleMemberBit.max(), widest >= 64 { beyondWords = MemberBitsBeyond.words(for: widest) }
         ruleDependencies = selection.kept.map { grammar.rules[$0].memberDependencies }
         ruleTracks = selection.kept.map { grammar.rules[$0].tracksMembers }
         ruleMinimum = selection.kept.map { grammar.rules[$0].minimumMembers }
@@ -135,26 +141,33 @@ struct GrammarNFA {
         if hasMemberSets { memberFutures = MemberFutures(nfa: self) }
     }
 
-    /// Whether a member-set rule may call kept rule `k` with the members `written`: its required members
-    /// are written, and so is every dependency of the written ones.
+    /// Whether a member-set rule may call kept rule `k` with the members `written` (and `beyond`, its
+    /// members of bit 64 and above): its required members are written, and so is every dependency of the
+    /// written ones.
     @inline(__always)
-    func allowsCall(_ k: Int, written: UInt64) -> Bool {
+    func allowsCall(_ k: Int, written: UInt64, beyond: UnsafeBufferPointer<UInt64>) -> Bool {
         MemberDependency.allowed(written: written, requires: ruleRequires[k], dependencies: ruleDependencies[k])
             && (ruleMinimum[k] == 0 || MemberCounts.towardMinimum(written) >= ruleMinimum[k])
+            && (ruleRequiresBeyond[k].isEmpty || MemberBitsBeyond.containsAll(ruleRequiresBeyond[k], in: beyond))
     }
 
     /// Whether kept rule `k` is a closing rule (it has conditions on the members written).
     @inline(__always)
-    func closes(_ k: Int) -> Bool { ruleRequires[k] != 0 || !ruleDependencies[k].isEmpty || ruleMinimum[k] > 0 }
+    func closes(_ k: Int) -> Bool {
+        ruleRequires[k] != 0 || !ruleRequiresBeyond[k].isEmpty || !ruleDependencies[k].isEmpty || ruleMinimum[k] > 0
+    }
 
     /// The presence after member-set rule `k` calls rule `callee` from `presence`, or nil where that
     /// call is not allowed: a declared member already written, an undeclared member past a bound, or
-    /// (with counts) a member after which the object could not close within its counts.
+    /// (with counts) a member after which the object could not close within its counts. A member of bit
+    /// 64 or above leaves the presence word as it is (the automaton keeps such members beside it).
     @inline(__always)
     func presence(after presence: UInt64, tracker k: Int, calling callee: Int) -> UInt64? {
         var after = presence
         let bit = ruleMemberBit[callee]
-        if bit >= 0 {
+        if bit >= 64 {
+            return presence
+        } else if bit >= 0 {
             if presence & (1 << UInt64(bit)) != 0 { return nil }
             after |= 1 << UInt64(bit)
         } else if ruleCountsUndeclared[callee], let counts = ruleCounts[k] {
@@ -184,10 +197,11 @@ struct GrammarNFA {
             for k in 0..<ruleStart.count where ruleTracks[k] {
                 let lo = Int(ruleStart[k]), hi = k + 1 < ruleStart.count ? Int(ruleStart[k + 1]) : stateCount
                 var writable: UInt64 = 0
+                var writableBeyond: Set<Int16> = []
                 var undeclared = false
                 for s in lo..<hi where usableCall(s) {
                     let bit = ruleMemberBit[Int(callee[s])]
-                    if bit >= 0 { writable |= 1 << UInt64(bit) }
+                    if bit >= 64 { writableBeyond.insert(bit) } else if bit >= 0 { writable |= 1 << UInt64(bit) }
                     if ruleCountsUndeclared[Int(callee[s])] { undeclared = true }
                 }
                 countedWritable[k] = writable.nonzeroBitCount
@@ -201,7 +215,8 @@ struct GrammarNFA {
                 }
                 for s in lo..<hi where label[s] == Self.labelCall {
                     let c = Int(callee[s]), bit = ruleMemberBit[c]
-                    guard ruleRequires[c] & ~writable != 0 || (bit >= 0 && doomed & (1 << UInt64(bit)) != 0)
+                    guard ruleRequires[c] & ~writable != 0 || (bit >= 0 && bit < 64 && doomed & (1 << UInt64(bit)) != 0)
+                            || ruleRequiresBeyond[c].contains(where: { !writableBeyond.contains($0) })
                             || (hopeless && closes(c)) else { continue }
                     label[s] = Self.labelNone
                     callee[s] = -1

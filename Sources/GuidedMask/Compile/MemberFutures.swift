@@ -16,6 +16,7 @@ struct MemberFutures {
     private(set) var close: [Int32]
     private(set) var hasClose: [Bool]
     private let closeRequires: [UInt64]
+    private let closeRequiresBeyond: [[Int16]]
     private let closeDependencies: [[MemberDependency]]
     private let closeMinimum: [Int]
     /// Per NFA state: it can reach something always usable (or several closing calls): never left out.
@@ -25,12 +26,20 @@ struct MemberFutures {
     /// Per NFA state (empty when no rule has counts): the member-set rule with counts it belongs to, or -1.
     private(set) var counted: [Int32] = []
     private let countedRules: CountedRules
+    /// Objects of more than 64 members (`MemberBitsBeyond`), else empty: per NFA state, its row in
+    /// `beyondReach` (-1 outside such an object), and per row the member bits of 64 and above it reaches.
+    private(set) var beyondRow: [Int32] = []
+    private(set) var beyondReach: [UInt64] = []
+    private let width: Int
 
     init(nfa: GrammarNFA) {
         let n = nfa.stateCount
         members = [UInt64](repeating: 0, count: n)
         close = [Int32](repeating: -1, count: n)
         closeRequires = nfa.ruleRequires
+        closeRequiresBeyond = nfa.ruleRequiresBeyond
+        width = nfa.beyondWords
+        if width > 0 { beyondRow = [Int32](repeating: -1, count: n) }
         closeDependencies = nfa.ruleDependencies
         closeMinimum = nfa.ruleMinimum
         hasClose = [Bool](repeating: false, count: n)
@@ -46,12 +55,15 @@ struct MemberFutures {
             let lo = Int(nfa.ruleStart[k])
             let hi = k + 1 < rules ? Int(nfa.ruleStart[k + 1]) : n
             let counts = nfa.ruleCounts[k] != nil
+            if width > 0 { reachBeyond(nfa, lo, hi) }
             for s in lo..<hi {
                 other[s] = nfa.isFinal[s]
                 if counts { counted[s] = Int32(k) }
                 guard nfa.usableCall(s) else { continue }
                 let c = Int(nfa.callee[s])
-                if nfa.ruleMemberBit[c] >= 0 {
+                if nfa.ruleMemberBit[c] >= 64 {
+                    continue   // `reachBeyond`
+                } else if nfa.ruleMemberBit[c] >= 0 {
                     members[s] |= 1 << UInt64(nfa.ruleMemberBit[c])
                 } else if nfa.closes(c) {
                     merge(close: Int32(c), into: s)
@@ -88,6 +100,38 @@ struct MemberFutures {
         }
     }
 
+    /// The member bits of 64 and above that each state of one member-set rule (states `lo..<hi`) can
+    /// reach before its next call, where the rule has such members: as `members` for the first word.
+    private mutating func reachBeyond(_ nfa: GrammarNFA, _ lo: Int, _ hi: Int) {
+        guard (lo..<hi).contains(where: { nfa.usableCall($0) && nfa.ruleMemberBit[Int(nfa.callee[$0])] >= 64 }) else { return }
+        let base = beyondReach.count / width
+        beyondReach += [UInt64](repeating: 0, count: (hi - lo) * width)
+        for s in lo..<hi { beyondRow[s] = Int32(base + s - lo) }
+        for s in lo..<hi where nfa.usableCall(s) {
+            let bit = nfa.ruleMemberBit[Int(nfa.callee[s])]
+            guard bit >= 64 else { continue }
+            let (w, m) = MemberBitsBeyond.place(bit)
+            beyondReach[Int(beyondRow[s]) * width + w] |= m
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for s in (lo..<hi).reversed() where nfa.live[s] {
+                let row = Int(beyondRow[s]) * width
+                func take(_ t: Int) {
+                    guard nfa.live[t], t >= lo, t < hi else { return }
+                    let from = Int(beyondRow[t]) * width
+                    for w in 0..<width where beyondReach[from + w] & ~beyondReach[row + w] != 0 {
+                        beyondReach[row + w] |= beyondReach[from + w]
+                        changed = true
+                    }
+                }
+                for e in Int(nfa.epsilonStart[s])..<Int(nfa.epsilonStart[s + 1]) { take(Int(nfa.epsilonTargets[e])) }
+                if nfa.label[s] == GrammarNFA.labelClasses { take(Int(nfa.target[s])) }
+            }
+        }
+    }
+
     /// Records a reachable closing call; a second, other closing rule makes the state `other` (kept
     /// whatever is written: only ever too lenient about dead ends, never about what is accepted). The
     /// lowering makes one closing rule per condition, so another rule is another condition.
@@ -95,13 +139,21 @@ struct MemberFutures {
         if !hasClose[s] { hasClose[s] = true; close[s] = rule } else if close[s] != rule { other[s] = true }
     }
 
-    /// True when NFA state `s` of a member-set rule can still complete once the members `written` are in.
+    /// True when NFA state `s` of a member-set rule can still complete once the members `written` (and
+    /// `beyond`, those of bit 64 and above) are in.
     @inline(__always)
-    func canComplete(_ s: Int, written: UInt64) -> Bool {
+    func canComplete(_ s: Int, written: UInt64, beyond: UnsafeBufferPointer<UInt64>) -> Bool {
         if other[s] { return true }
         if !counted.isEmpty && counted[s] >= 0 { return countedCanComplete(s, Int(counted[s]), written: written) }
         if members[s] & ~written != 0 { return true }
-        return closes(s, written: written)
+        if !beyondRow.isEmpty && beyondRow[s] >= 0 && reachesUnwritten(Int(beyondRow[s]), beyond) { return true }
+        return closes(s, written: written, beyond: beyond)
+    }
+
+    private func reachesUnwritten(_ row: Int, _ beyond: UnsafeBufferPointer<UInt64>) -> Bool {
+        let base = row * width
+        for w in 0..<width where beyondReach[base + w] & ~(w < beyond.count ? beyond[w] : 0) != 0 { return true }
+        return false
     }
 
     /// `canComplete` in a member-set rule with counts: a member not yet written or an undeclared member
@@ -115,15 +167,16 @@ struct MemberFutures {
         if undeclared[s], let after = countedRules.counts[k]!.addingUndeclared(written), countedRules.canClose(k, after: after) {
             return true
         }
-        return closes(s, written: written)
+        return closes(s, written: written, beyond: UnsafeBufferPointer(start: nil, count: 0))
     }
 
     @inline(__always)
-    private func closes(_ s: Int, written: UInt64) -> Bool {
+    private func closes(_ s: Int, written: UInt64, beyond: UnsafeBufferPointer<UInt64>) -> Bool {
         guard hasClose[s] else { return false }
         let rule = Int(close[s])
         return MemberDependency.allowed(written: written, requires: closeRequires[rule], dependencies: closeDependencies[rule])
             && (closeMinimum[rule] == 0 || MemberCounts.towardMinimum(written) >= closeMinimum[rule])
+            && (closeRequiresBeyond[rule].isEmpty || MemberBitsBeyond.containsAll(closeRequiresBeyond[rule], in: beyond))
     }
 }
 
