@@ -178,6 +178,30 @@ import GuidedSchema
         }
     }
 
+    /// An object of more than 64 members (bits past the first word, `requiresMembersBeyond`) in declared
+    /// order: the same language as the declared-order compile, its required members past the 64th too.
+    @Test func wideMemberSetsAreWrittenInDeclaredOrder() throws {
+        let names = (0..<70).map { "p\($0)" }
+        let schema: JSONValue = [
+            "type": "object",
+            "properties": .object(JSONObject(names.map { (key: $0, value: ["type": "integer"] as JSONValue) })),
+            "required": .array(["p1", "p66", "p69"]),
+        ]
+        let sets = try JSONSchemaCompiler.compile(schema, options: .init(whitespace: .compact, propertyOrder: .memberSets))
+        let declared = try JSONSchemaCompiler.compile(schema, options: .init(whitespace: .compact, propertyOrder: .declared))
+        #expect(sets.rules.contains { $0.requiresMembersBeyond == [66, 69] })
+        let e = try sets.exported(as: .gbnf)
+        #expect(e.declaredOrderRules.count == 1)
+        let r = try ReferenceRecognizer(try Grammar(gbnf: e.text))
+        #expect(r.accepts(#"{"p1":1,"p66":2,"p69":3}"#))
+        #expect(r.accepts(#"{"p1":1,"p2":5,"p66":2,"p67":4,"p69":3}"#))
+        #expect(!r.accepts(#"{"p1":1,"p66":2}"#))
+        #expect(!r.accepts(#"{"p1":1,"p69":3}"#))
+        #expect(!r.accepts(#"{"p66":2,"p1":1,"p69":3}"#))
+        let report = try GrammarDifferential.compare(declared, try Grammar(gbnf: e.text), strings: 1000, seed: 11)
+        #expect(report.agrees, "\(report.disagreements.prefix(3).map { String(decoding: $0.text, as: UTF8.self) })")
+    }
+
     /// An object of undeclared members only keeps its language in declared order: not named.
     @Test func undeclaredOnlyObjectsAreNotNarrowed() throws {
         let any = try JSONSchemaCompiler.compile(["type": "object"], options: .init(propertyOrder: .memberSets))
