@@ -65,6 +65,33 @@ private typealias S = MaskTestSupport
         #expect(try allowed(#"{"m001":1,"m070":1,"#) == [#""m064""#, #""m129""#, #""x""#, #""m129":1}"#])
     }
 
+    /// Dependencies beside more than 64 members: the members they name take the first word's bits
+    /// (m129 needs m000 and m128; m064 needs m129), the others follow, and the closing `}` checks them.
+    /// Every key sequence over {m000, m064, m128, m129, x} up to length 5, x at most once.
+    @Test func dependenciesBesideMoreThan64Members() throws {
+        let schema = String(Self.schema.dropLast()).replacingOccurrences(of: #""required":["m001","m070","m129"],"#, with: "")
+            + #","dependentRequired":{"m129":["m000","m128"],"m064":["m129"]}}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        let bits = Dictionary(uniqueKeysWithValues: g.rules.filter { $0.memberBit >= 0 }.map { ($0.name.split(separator: "/").last.map(String.init) ?? "", $0.memberBit) })
+        #expect(bits["m129"] == 0 && bits["m000"] == 1 && bits["m128"] == 2 && bits["m064"] == 3 && bits["m001"] == 4)
+        let keys = ["m000", "m064", "m128", "m129", "x"]
+        let tokens = ["{", "}"] + keys.map { "\"\($0)\"" }
+        let c = try S.compiled(g, S.vocabulary(tokens))
+        var checked = 0, accepted = 0
+        for s in S.keySequences(keys, upTo: 5) where s.filter({ $0 == "x" }).count <= 1 {
+            let has = Set(s)
+            let valid = has.count == s.count && (!has.contains("m129") || (has.contains("m000") && has.contains("m128")))
+                && (!has.contains("m064") || has.contains("m129"))
+            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
+            #expect(S.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
+            checked += 1
+            if valid { accepted += 1 }
+        }
+        #expect(checked == 2_958)
+        #expect(accepted == 190)
+        #expect(try S.allowed(c, after: #"{"m064":1,"m129":1,"m000":1,"#, tokens: tokens) == [#""m128""#, #""x""#])
+    }
+
     /// A closed object of 66 required members written in reverse order: after 65 only the missing
     /// one's name is offered, after all 66 only the `}`.
     @Test func closedObjectWrittenBackwards() throws {

@@ -32,12 +32,20 @@ struct MemberSetRules {
     /// One member-set rule for the union of `shapes` (each an object whose members come in any order):
     /// `{`, then the members and closing of any one shape. A name has one bit in all shapes, so the
     /// shapes share one key position and one set of members written. Nil beyond 64 distinct names where
-    /// the shapes are several or have counts, witnesses or dependencies (their conditions are kept in the
-    /// set's first word), and beyond `maximumMembers` names otherwise.
+    /// the shapes are several or have counts or witnesses (their conditions are kept in the set's first
+    /// word), and beyond `maximumMembers` names otherwise.
     mutating func rule(_ shapes: [MemberSetShape], pointer: String, grammar: inout Grammar) -> RuleID? {
-        let wideAllowed = shapes.count == 1 && shapes[0].counts == nil && shapes[0].witnesses.isEmpty && shapes[0].dependencies.isEmpty
+        let wideAllowed = shapes.count == 1 && shapes[0].counts == nil && shapes[0].witnesses.isEmpty
         let limit = wideAllowed ? Self.maximumMembers : 64
         var bitOf: [String: Int16] = [:]
+        if wideAllowed && shapes[0].members.count > 64 {
+            // Dependencies are masks of the first word (`MemberDependency`): the members they name take
+            // its bits first, the others follow in declared order.
+            for d in shapes[0].dependencies {
+                for name in [d.trigger] + d.requires where bitOf[name] == nil { bitOf[name] = Int16(bitOf.count) }
+            }
+            guard bitOf.count <= 64 else { return nil }
+        }
         for s in shapes {
             for m in s.members where bitOf[m.name] == nil {
                 guard bitOf.count < limit else { return nil }

@@ -77,8 +77,8 @@ extension SchemaLowering {
     /// separated by commas; each declared member is its name, in the object's own automaton, followed by
     /// a call (`: value`) carrying the member's bit, and the closing rule requires every required
     /// member's bit. Undeclared members carry no bit. Returns nil (the caller keeps other orders) for
-    /// what it does not track: more than 64 candidates beside dependencies or witnesses, more than
-    /// `MemberSetRules.maximumMembers` otherwise, and counts (`minProperties`, `maxProperties`, a finite
+    /// what it does not track: more than 64 candidates beside witnesses or more than 64 members named by
+    /// dependencies, more than `MemberSetRules.maximumMembers` otherwise, and counts (`minProperties`, `maxProperties`, a finite
     /// limit on undeclared members) beside a cycle of dependencies, past 56 candidates or past
     /// `MemberCounts.largestBound`.
     /// Dependencies are kept as conditions of the closing rule: they never make a dead end,
