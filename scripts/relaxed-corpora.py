@@ -13,9 +13,12 @@ that or a completeness bug of the engine. A relaxation is monotone only outside 
     for g in /tmp/relaxed/*/; do guided-conformance maskbench $g --vocab ../shared/vocab/qwen2.tiktoken \\
         --preset qwen2 --property-order sets; done
 
-One folder per group of dropped keywords (`members` replaces every declared member's schema by `{}`).
+One folder per group of dropped keywords (`members` replaces every declared member's schema by `{}`),
+and `shuffled`: the schemas as they are, each valid instance three times with its objects' members in a
+random order (seed 43), which JSON Schema never distinguishes (for member-set order: any order is valid).
 """
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -29,6 +32,7 @@ GROUPS = {
     "enums": {"enum", "const"},
     "types": {"type"},
     "members": set(),
+    "shuffled": set(),
 }
 # Keywords whose value maps names to schemas: its keys are names, not keywords.
 NAME_MAPS = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas"}
@@ -116,6 +120,16 @@ def relaxed(value, group, kept, pointer="", names=False):
     return out
 
 
+def shuffled(value, rng):
+    if isinstance(value, dict):
+        members = [(key, shuffled(sub, rng)) for key, sub in value.items()]
+        rng.shuffle(members)
+        return dict(members)
+    if isinstance(value, list):
+        return [shuffled(sub, rng) for sub in value]
+    return value
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: relaxed-corpora.py SRC OUT")
@@ -124,10 +138,18 @@ def main():
     for group in GROUPS:
         (out / group).mkdir(parents=True, exist_ok=True)
         count = 0
+        rng = random.Random(43)
         for path, doc in documents:
-            schema = relaxed(doc["schema"], group, kept_as_is(doc["schema"]))
             tests = [test for test in doc["tests"] if test["valid"]]
-            if schema == doc["schema"] or not tests:
+            if group == "shuffled":
+                schema = doc["schema"]
+                tests = [dict(test, description=f"{test['description']} (shuffled {k})", data=shuffled(test["data"], rng))
+                         for test in tests for k in range(3)]
+            else:
+                schema = relaxed(doc["schema"], group, kept_as_is(doc["schema"]))
+                if schema == doc["schema"]:
+                    continue
+            if not tests:
                 continue
             (out / group / path.name).write_text(json.dumps(dict(doc, schema=schema, tests=tests)))
             count += 1

@@ -191,7 +191,8 @@ extension SchemaLowering {
             if checkFacts(v, rest, depth: 0) == .valid { values.append(v) }
         }
         guard values.count <= Self.maxUniqueListed else { return nil }
-        let literals = values.map { valueLiteral($0, integerOnly: false) }
+        var literals: [GrammarExpr] = []
+        for v in values { literals.append(valueLiteral(v, integerOnly: false)) }
         let close = GrammarExpr.seq([ws, .literal("]")])
         var rules: [Int: RuleID] = [:]
         func rule(_ used: Int, _ me: inout SchemaLowering) -> GrammarExpr {

@@ -302,9 +302,11 @@ struct SchemaLowering {
         return .alt(alts)
     }
 
-    /// The texts of one JSON value: its members in the value's own order, whitespace per the options,
-    /// numbers in every plain (non-exponent) spelling of the same value.
-    func valueLiteral(_ v: JSONValue, integerOnly: Bool) -> GrammarExpr {
+    /// The texts of one JSON value: whitespace per the options, numbers in every plain (non-exponent)
+    /// spelling of the same value, an object's members in any order under member sets (equal objects
+    /// are equal whatever their members' order; an object of one member, or past what a member set
+    /// tracks, keeps the value's own order), in the value's own order otherwise.
+    mutating func valueLiteral(_ v: JSONValue, integerOnly: Bool) -> GrammarExpr {
         switch v {
         case .null: return .literal("null")
         case .bool(let b): return .literal(b ? "true" : "false")
@@ -321,10 +323,18 @@ struct SchemaLowering {
             return .seq(parts)
         case .object(let o):
             if o.isEmpty { return .seq([.literal("{"), ws, .literal("}")]) }
+            var values: [GrammarExpr] = []
+            for m in o.entries { values.append(valueLiteral(m.value, integerOnly: false)) }
+            if options.propertyOrder == .memberSets && o.count > 1 {
+                // Every member required, nothing else allowed: the member set writes each once.
+                let shape = MemberSetShape(members: zip(o.entries, values).map { .init(name: $0.key, value: $1, required: true) },
+                                           undeclared: .nothing)
+                if let r = memberSetRule([shape], pointer: "const") { return MemberSetRules.reference(r) }
+            }
             var parts: [GrammarExpr] = [.literal("{"), ws]
-            for (i, m) in o.entries.enumerated() {
+            for (i, (m, value)) in zip(o.entries, values).enumerated() {
                 if i > 0 { parts.append(sep) }
-                parts += [JSONText.quoted(m.key), colon, valueLiteral(m.value, integerOnly: false)]
+                parts += [JSONText.quoted(m.key), colon, value]
             }
             parts += [ws, .literal("}")]
             return .seq(parts)
