@@ -39,16 +39,25 @@ private typealias S = MaskTestSupport
     /// in any order.
     @Test func exhaustiveKeySequences() throws {
         let c = try Self.compiled(Self.schema)
-        var checked = 0, accepted = 0
-        for s in S.keySequences(Self.keys, upTo: 5) where s.filter({ $0 == "x" }).count <= 1 {
-            let valid = Set(s).count == s.count && s.contains("m001") && s.contains("m070") && s.contains("m129")
-            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
-            #expect(S.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
-            checked += 1
-            if valid { accepted += 1 }
+        let (checked, accepted) = Self.checkKeySequences(c, Self.keys) {
+            Set($0).count == $0.count && $0.contains("m001") && $0.contains("m070") && $0.contains("m129")
         }
         #expect(checked == 2_958)
         #expect(accepted == 174)
+    }
+
+    /// Every key sequence over `keys` up to length 5, x at most once, each declared key with `1` and x
+    /// with `true`: accepted exactly when `valid` says. Returns how many were checked and valid.
+    static func checkKeySequences(_ c: CompiledGrammar, _ keys: [String], valid: ([String]) -> Bool) -> (Int, Int) {
+        var checked = 0, accepted = 0
+        for s in S.keySequences(keys, upTo: 5) where s.filter({ $0 == "x" }).count <= 1 {
+            let expected = valid(s)
+            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
+            #expect(S.accepts(c, text) == expected, "\(text) should be \(expected ? "accepted" : "rejected")")
+            checked += 1
+            if expected { accepted += 1 }
+        }
+        return (checked, accepted)
     }
 
     /// Exact masks: a member past the first word is not offered once written, and `}` waits for the
@@ -77,15 +86,10 @@ private typealias S = MaskTestSupport
         let keys = ["m000", "m064", "m128", "m129", "x"]
         let tokens = ["{", "}"] + keys.map { "\"\($0)\"" }
         let c = try S.compiled(g, S.vocabulary(tokens))
-        var checked = 0, accepted = 0
-        for s in S.keySequences(keys, upTo: 5) where s.filter({ $0 == "x" }).count <= 1 {
+        let (checked, accepted) = Self.checkKeySequences(c, keys) { s in
             let has = Set(s)
-            let valid = has.count == s.count && (!has.contains("m129") || (has.contains("m000") && has.contains("m128")))
+            return has.count == s.count && (!has.contains("m129") || (has.contains("m000") && has.contains("m128")))
                 && (!has.contains("m064") || has.contains("m129"))
-            let text = "{" + s.map { "\"\($0)\":" + ($0 == "x" ? "true" : "1") }.joined(separator: ",") + "}"
-            #expect(S.accepts(c, text) == valid, "\(text) should be \(valid ? "accepted" : "rejected")")
-            checked += 1
-            if valid { accepted += 1 }
         }
         #expect(checked == 2_958)
         #expect(accepted == 190)
