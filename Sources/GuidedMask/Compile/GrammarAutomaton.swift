@@ -245,7 +245,7 @@ final class GrammarAutomaton: @unchecked Sendable {
     var statistics: (states: Int, transitions: Int, bytes: Int) {
         builder.withLock { b in
             (b.stateCount - 1, b.entryCount,
-             b.stateCount * (classCount * 4 + 5) + b.callCount * 8 + b.setBytes + nfaStateCount * 24)
+             b.stateCount * (classCount * 4 + 5) + b.callCount * 8 + b.setBytes + b.beyondSetBytes + nfaStateCount * 24)
         }
     }
 }
@@ -271,6 +271,7 @@ private struct Builder {
     /// Part of a state's identity, like `presence`.
     var beyond: [Int32] = [0]
     private var beyondSets: MemberBitsBeyondTable
+    var beyondSetBytes: Int { beyondSets.bytes }
     /// Order-independent hash of each state's set (see `closure`).
     private var setHashes: [UInt64] = [0]
     /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).

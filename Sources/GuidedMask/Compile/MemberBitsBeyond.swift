@@ -34,6 +34,9 @@ struct MemberBitsBeyondTable {
 
     init(width: Int) { self.width = width }
 
+    /// What the sets hold (each stored twice: in `sets` and as its key in `ids`).
+    var bytes: Int { (sets.count - 1) * (2 * width * 8 + 64) }
+
     /// The id of set `id` with `bit` added.
     mutating func adding(_ bit: Int16, to id: Int32) -> Int32 {
         var words = sets[Int(id)]
