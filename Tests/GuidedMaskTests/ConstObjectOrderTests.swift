@@ -50,6 +50,17 @@ private typealias S = MaskTestSupport
         }
     }
 
+    /// Several listed objects are joined into one member-set rule (`joiningMemberSets`), as a
+    /// disjunction's objects are: one key position, one stack at their `{`.
+    @Test func listedObjectsAreOneMemberSet() throws {
+        let schema = #"{"enum":[{"a":1,"b":2},{"a":2,"c":3},{"b":1,"c":1}]}"#
+        let g = try JSONSchemaCompiler.compile(text: schema, options: Self.options)
+        #expect(g.rules.filter(\.tracksMembers).map(\.name) == ["object:union"])
+        let c = try Self.compiled(schema)
+        for text in [#"{"b":2,"a":1}"#, #"{"c":3,"a":2}"#, #"{"c":1,"b":1}"#, #"{"a":1,"b":2}"#] { #expect(S.accepts(c, text), "\(text)") }
+        for text in [#"{"a":1,"c":3}"#, #"{"b":2,"a":2}"#, #"{"a":1}"#, #"{"c":1,"b":1,"a":1}"#] { #expect(!S.accepts(c, text), "\(text)") }
+    }
+
     /// Declared order keeps the value's own order (a departure, docs/json-schema.md).
     @Test func declaredOrderKeepsTheWrittenOrder() throws {
         let c = try Self.compiled(#"{"const":{"a":1,"b":2}}"#, order: .declared)

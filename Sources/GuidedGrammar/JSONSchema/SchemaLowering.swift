@@ -299,6 +299,9 @@ struct SchemaLowering {
             guard checkFacts(v, rest, depth: 0) == .valid else { continue }
             alts.append(valueLiteral(v, integerOnly: integerOnly))
         }
+        // Listed objects are member sets (`valueLiteral`): joined like a disjunction's objects, so a
+        // matcher at their `{` holds one stack for them, not one per value.
+        if options.propertyOrder == .memberSets { alts = joiningMemberSets(alts) }
         return .alt(alts)
     }
 
