@@ -13,16 +13,18 @@ struct CompileRequest: Hashable, Sendable {
     /// `Equatable` but not `Hashable`.
     let schemaOptions: JSONSchemaCompileOptions
     let timeoutMilliseconds: Int?
+    /// The request's hash, made once: the cache's dictionary rehashes every key each time it grows, and
+    /// hashing each cached schema text (with its options' description) again made the compile that
+    /// crossed a growth point stall for tens of milliseconds once a thousand grammars were cached.
+    private let digest: Int
 
     static func == (a: CompileRequest, b: CompileRequest) -> Bool {
-        a.kind == b.kind && a.text == b.text && a.schemaOptions == b.schemaOptions && a.timeoutMilliseconds == b.timeoutMilliseconds
+        a.digest == b.digest && a.kind == b.kind && a.text == b.text && a.schemaOptions == b.schemaOptions
+            && a.timeoutMilliseconds == b.timeoutMilliseconds
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(text)
-        hasher.combine(String(describing: schemaOptions))
-        hasher.combine(timeoutMilliseconds)
+        hasher.combine(digest)
     }
 
     init(kind rawKind: Int32, text: String, options: JSONObject) throws(CallError) {
@@ -58,6 +60,12 @@ struct CompileRequest: Hashable, Sendable {
         }
         schemaOptions = schema
         timeoutMilliseconds = timeout
+        var hasher = Hasher()
+        hasher.combine(kind)
+        hasher.combine(text)
+        hasher.combine(String(describing: schema))
+        hasher.combine(timeout)
+        digest = hasher.finalize()
     }
 
     private static func apply(_ key: String, _ value: JSONValue, to o: inout JSONSchemaCompileOptions) throws(CallError) {

@@ -23,7 +23,10 @@ final class CompilerObject: Sendable {
 
     /// The job for `request`, and whether the caller made it (and so must run it).
     func job(for request: CompileRequest) -> (job: CompileJob, isNew: Bool) {
-        cache.withLock { c in
+        // Evicted grammars are released after the lock: freeing a large one takes milliseconds, which
+        // other threads asking for grammars need not wait for.
+        var evicted: [CompileJob] = []
+        let found = cache.withLock { c -> (job: CompileJob, isNew: Bool) in
             if let known = c.jobs[request] {
                 if !known.timedOut { return (known, false) }
                 c.order.removeAll { $0 == request }
@@ -31,11 +34,15 @@ final class CompilerObject: Sendable {
             let job = CompileJob(request)
             c.jobs[request] = job
             c.order.append(request)
-            if maxEntries > 0 {
-                while c.order.count > maxEntries { c.jobs[c.order.removeFirst()] = nil }
+            if maxEntries > 0, c.order.count > maxEntries {
+                let excess = c.order.count - maxEntries
+                for old in c.order.prefix(excess) { if let j = c.jobs.removeValue(forKey: old) { evicted.append(j) } }
+                c.order.removeFirst(excess)
             }
             return (job, true)
         }
+        evicted.removeAll()
+        return found
     }
 }
 

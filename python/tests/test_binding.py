@@ -84,6 +84,23 @@ def test_background_compile_and_cache(tiny):
         gd.Matcher(bad)
 
 
+def test_cache_keys_and_eviction(tiny):
+    vocab, _ = tiny
+    compiler = gd.Compiler(vocab, max_entries=2)
+    schema = '{"type": "object", "properties": {"a": {"type": "integer"}}}'
+    first = compiler.compile_json_schema(schema, property_order="member_sets")
+    compiler.compile_json_schema(schema, property_order="declared")  # other options: another entry
+    compiler.compile_json_schema(schema, property_order="member_sets")  # the same request: a hit
+    assert compiler.cache_size == 2
+    compiler.compile_regex("a+")  # past max_entries: the oldest request goes
+    assert compiler.cache_size == 2
+    assert first.is_ready  # a handle keeps its grammar after the cache lets it go
+    compiler.compile_json_schema(schema, property_order="member_sets")
+    assert compiler.cache_size == 2
+    m = gd.Matcher(first)
+    assert m.accept_bytes(b'{"a": 1}') and m.can_terminate
+
+
 def test_batch_fill_on_threads_matches_single_fills(tiny):
     np = need_module("numpy")
     _, compiler = tiny
