@@ -91,20 +91,29 @@ public struct ByteDFA: Hashable, Sendable {
 
     static func subsetConstruction(_ nfa: ByteNFA, limit: Int) throws(AutomatonError) -> ByteDFA {
         let (classOf, classCount) = nfa.byteClasses()
-        // Each edge's set as a list of classes, so a state's moves are bucketed by class directly.
-        var classesOfSet: [ByteSet: [Int]] = [:]
-        let edgeClasses: [[[Int]]] = nfa.edges.map { list in
-            list.map { e in
-                if let c = classesOfSet[e.set] { return c }
-                var seen = [Bool](repeating: false, count: classCount)
-                var cs: [Int] = []
-                for b in e.set.members where !seen[Int(classOf[Int(b)])] {
-                    seen[Int(classOf[Int(b)])] = true
-                    cs.append(Int(classOf[Int(b)]))
+        // Each state's moves as flat (class, target) lists, so a state's moves are bucketed by class
+        // directly (per-edge nested arrays cost a retain and release per edge read).
+        var classesOfSet: [ByteSet: [Int32]] = [:]
+        let n = nfa.stateCount
+        var moveStart = [Int](repeating: 0, count: n + 1)
+        var moveClass: [Int32] = []
+        var moveTarget: [Int32] = []
+        for s in 0..<n {
+            for e in nfa.edges[s] {
+                let cs: [Int32]
+                if let known = classesOfSet[e.set] { cs = known } else {
+                    var seen = [Bool](repeating: false, count: classCount)
+                    var list: [Int32] = []
+                    for b in e.set.members where !seen[Int(classOf[Int(b)])] {
+                        seen[Int(classOf[Int(b)])] = true
+                        list.append(Int32(classOf[Int(b)]))
+                    }
+                    classesOfSet[e.set] = list
+                    cs = list
                 }
-                classesOfSet[e.set] = cs
-                return cs
+                for c in cs { moveClass.append(c); moveTarget.append(e.target) }
             }
+            moveStart[s + 1] = moveClass.count
         }
 
         var mark = [Int](repeating: -1, count: nfa.stateCount)
@@ -164,26 +173,27 @@ public struct ByteDFA: Hashable, Sendable {
         var touched: [Int] = []
         var i = 0
         while i < sets.count {
-            for s in sets[i] {
-                for (k, e) in nfa.edges[Int(s)].enumerated() {
-                    for c in edgeClasses[Int(s)][k] {
-                        if buckets[c].isEmpty { touched.append(c) }
-                        buckets[c].append(e.target)
-                    }
+            let set = sets[i]
+            for s in set {
+                for m in moveStart[Int(s)]..<moveStart[Int(s) + 1] {
+                    let c = Int(moveClass[m])
+                    if buckets[c].isEmpty { touched.append(c) }
+                    buckets[c].append(moveTarget[m])
                 }
             }
             for c in touched {
-                var kernel = buckets[c]
-                buckets[c].removeAll(keepingCapacity: true)
-                kernel.sort()
-                var id: Int32
-                if let known = kernelIDs[StateSetKey(kernel)] {
+                // Looked up in place; copied (by the key keeping it) only when it is new.
+                buckets[c].sort()
+                let id: Int32
+                if let known = kernelIDs[StateSetKey(buckets[c])] {
                     id = known
                 } else {
+                    let kernel = buckets[c]
                     id = try add(settled(closure(kernel)))
                     kernelIDs[StateSetKey(kernel)] = id
                 }
                 table[i * classCount + c] = id
+                buckets[c].removeAll(keepingCapacity: true)
             }
             touched.removeAll(keepingCapacity: true)
             i += 1
