@@ -86,6 +86,26 @@ import GuidedTokenizers
         #expect(!MaskTestSupport.accepts(c, #"{"n":1,"s":"abab"}"#))
     }
 
+    /// A long bound (`countedLongBound`, 128) is counted where the product would pass
+    /// `countedLongProductStates`; a shorter one stays a product, and so does a long one where the limit is
+    /// raised. (`[0-9]{20}` unanchored: about 21 content states, times 101 or 201 positions.) The counted
+    /// string keeps its bounds in the matcher.
+    @Test func longBoundsAreCountedWhereTheProductIsLarge() throws {
+        func grammar(_ maxLength: Int, longBound: Int = 128) throws -> Grammar {
+            var options = JSONSchemaCompileOptions(whitespace: .compact)
+            options.limits.countedLongBound = longBound
+            return try JSONSchemaCompiler.compile(text: #"{"type":"string","pattern":"[0-9]{20}","maxLength":\#(maxLength)}"#, options: options)
+        }
+        #expect(try grammar(200).rules.contains { $0.countedLength != nil })
+        #expect(try !grammar(100).rules.contains { $0.countedLength != nil })
+        #expect(try !grammar(200, longBound: 201).rules.contains { $0.countedLength != nil })
+        let c = try CompiledGrammar(try grammar(200), vocabulary: VocabularyIndex(Self.vocabulary))
+        #expect(MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 200) + "\""))
+        #expect(!MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 201) + "\""))
+        #expect(!MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 19) + "\""))
+        #expect(MaskTestSupport.accepts(c, "\"ab" + String(repeating: "1", count: 20) + "ba\""))
+    }
+
     /// Accepting a token the mask refuses is refused too, and leaves the matcher as it was.
     @Test func acceptRefusesWhatTheMaskRefuses() throws {
         let c = try Self.compile(#"{"type":"string","pattern":"^[ab]+$","minLength":2,"maxLength":3}"#, counted: true)

@@ -226,6 +226,14 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// automaton (`CountedLength`) where the product of the two passes the automaton limits, and from
         /// this bound on even where it would not.
         public var countedLengthsFrom: Int = .max
+        /// A `maxLength` of at least `countedLongBound` code points is counted where the product would have
+        /// more than `countedLongProductStates` states. Building, writing out and compiling such a product
+        /// took 5-30 ms per schema (every position of the string its own states, each met for the first
+        /// time by a mask); counted, the content automaton's states repeat along the string. Below the
+        /// bound the product stays: near `maxLength` a counted string's mask reads every token longer than
+        /// the code points left, which for bounds of 3-96 was nearly every mask (measured 2-6 ms each).
+        public var countedLongBound: Int = 128
+        public var countedLongProductStates: Int = 2_000
         public init() {}
     }
 

@@ -111,7 +111,8 @@ extension SchemaLowering {
                 : .seq([p.expr, .literal("\"")])
         } else if let mx = f.maxLength {
             // A product of the content automaton with the length bound has about (content states) × (bound)
-            // states: past the automaton limit (or from `countedLengthsFrom` on) the length is counted instead.
+            // states: past the automaton limit, or past `countedLongProductStates` for a long bound (or
+            // from `countedLengthsFrom` on), the length is counted instead.
             let length = lengthPart(parts[0].pointer)
             let key = intersectionKey(parts + [length], f)
             if let e = contents.counted(key) { return e }
@@ -121,7 +122,9 @@ extension SchemaLowering {
                 // trapped; a room past the automaton limit is counted whatever the content's states.
                 let room = min(mx, plain.longestWordLength ?? mx)
                 let product = room >= automatonLimits.maxDFAStates ? Int.max : plain.stateCount * (room + 1)
-                if mx >= options.limits.countedLengthsFrom || product > automatonLimits.maxDFAStates {
+                let limits = options.limits
+                if mx >= limits.countedLengthsFrom || product > automatonLimits.maxDFAStates
+                    || (mx >= limits.countedLongBound && product > limits.countedLongProductStates) {
                     return try countedString(parts, f, length: length, content: plain)
                 }
                 do { content = try intersectContents(parts + [length], f, allButLast: plain) } catch where error.kind == .tooComplex {
