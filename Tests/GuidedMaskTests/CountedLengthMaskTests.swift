@@ -87,9 +87,10 @@ import GuidedTokenizers
     }
 
     /// A long bound (`countedLongBound`, 128) is counted where the product would pass
-    /// `countedLongProductStates`; a shorter one stays a product, and so does a long one where the limit is
-    /// raised. (`[0-9]{20}` unanchored: about 21 content states, times 101 or 201 positions.) The counted
-    /// string keeps its bounds in the matcher.
+    /// `countedLongProductStates` (256); a shorter one stays a product, and so does a long one where the
+    /// limit is raised, and a pattern that bounds its own length (`^[0-9]{1,3}$`: 4 positions). (`[0-9]{20}`
+    /// unanchored: about 21 content states, times 101 or 201 positions.) The counted string keeps its
+    /// bounds in the matcher.
     @Test func longBoundsAreCountedWhereTheProductIsLarge() throws {
         func grammar(_ maxLength: Int, longBound: Int = 128) throws -> Grammar {
             var options = JSONSchemaCompileOptions(whitespace: .compact)
@@ -99,6 +100,9 @@ import GuidedTokenizers
         #expect(try grammar(200).rules.contains { $0.countedLength != nil })
         #expect(try !grammar(100).rules.contains { $0.countedLength != nil })
         #expect(try !grammar(200, longBound: 201).rules.contains { $0.countedLength != nil })
+        let ownBound = try JSONSchemaCompiler.compile(text: #"{"type":"string","pattern":"^[0-9]{1,3}$","maxLength":200}"#,
+                                                      options: JSONSchemaCompileOptions(whitespace: .compact))
+        #expect(!ownBound.rules.contains { $0.countedLength != nil })
         let c = try CompiledGrammar(try grammar(200), vocabulary: VocabularyIndex(Self.vocabulary))
         #expect(MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 200) + "\""))
         #expect(!MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 201) + "\""))
