@@ -110,6 +110,30 @@ import GuidedTokenizers
         #expect(MaskTestSupport.accepts(c, "\"ab" + String(repeating: "1", count: 20) + "ba\""))
     }
 
+    /// Eight counted lengths open at one quote (`CountedStrings.laneCapacity`) and keep their bounds; a ninth
+    /// fails the matcher rather than be read inexactly.
+    @Test func eightLanesOpenAtOneQuoteANinthFails() throws {
+        func anyOf(_ n: Int) throws -> CompiledGrammar {
+            let alternatives = (0..<n).map { #"{"type":"string","pattern":"^[ab]*$","maxLength":\#(2 + $0)}"# }
+            var options = JSONSchemaCompileOptions(whitespace: .compact)
+            options.limits.countedLengthsFrom = 0
+            let g = try JSONSchemaCompiler.compile(text: #"{"anyOf":["# + alternatives.joined(separator: ",") + "]}", options: options)
+            #expect(g.rules.filter { $0.countedLength != nil }.count >= n)
+            return try CompiledGrammar(g, vocabulary: VocabularyIndex(Self.vocabulary))
+        }
+        let id = { (s: String) in Self.tokens.firstIndex(of: Array(s.utf8))! }
+        let eight = try anyOf(8)
+        // (Results taken out first: a failed expectation reflects its operands, and a compiled grammar
+        // holds a non-copyable field that Swift Testing's reflection traps on.)
+        let widest = MaskTestSupport.accepts(eight, "\"ababababa\""), tooLong = MaskTestSupport.accepts(eight, "\"ababababab\"")
+        #expect(widest)    // 9 = 2 + 7: the widest alternative
+        #expect(!tooLong)  // 10: none
+        var m = GrammarMatcher(try anyOf(9))
+        var thrown: MatcherError? = nil
+        do { try m.accept(token: id("\"")) } catch { thrown = error }
+        #expect(thrown == .tooManyCountedStrings(limit: 8))
+    }
+
     /// Accepting a token the mask refuses is refused too, and leaves the matcher as it was.
     @Test func acceptRefusesWhatTheMaskRefuses() throws {
         let c = try Self.compile(#"{"type":"string","pattern":"^[ab]+$","minLength":2,"maxLength":3}"#, counted: true)

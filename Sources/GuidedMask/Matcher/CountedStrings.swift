@@ -20,8 +20,10 @@ struct CountedStrings: Sendable {
     @inline(__always) static func index(ofInside mark: Int32) -> Int { mark >= 2 ? Int(mark) - 2 : -1 }
 
     /// The lanes one string may open: more distinct counted lengths at one quote fail the matcher
-    /// (`MatcherError.tooManyCountedStrings`) rather than be read inexactly.
-    static let laneCapacity = 4
+    /// (`MatcherError.tooManyCountedStrings`) rather than be read inexactly. Eight, since every `maxLength`
+    /// of 128 or more beside a pattern or format is counted (`Limits.countedLongBound`): an `anyOf` of
+    /// five such formats is a plausible schema. A position is copied per token, so lanes stay inline.
+    static let laneCapacity = 8
 
     /// One counted length being read: its index in `countedLengths`, the content automaton's state (-1:
     /// the content left the language; its stacks are gone), the code points so far, the reader's state.
@@ -34,17 +36,35 @@ struct CountedStrings: Sendable {
 
     /// The reader's state after some input: the open lanes (none outside such strings).
     struct Position: Sendable {
-        var a = Lane(), b = Lane(), c = Lane(), d = Lane()
+        var a = Lane(), b = Lane(), c = Lane(), d = Lane(), e = Lane(), f = Lane(), g = Lane(), h = Lane()
         var laneCount: Int8 = 0
 
         var isOpen: Bool { laneCount > 0 }
 
         subscript(i: Int) -> Lane {
             get {
-                switch i { case 0: return a; case 1: return b; case 2: return c; default: return d }
+                switch i {
+                case 0: return a
+                case 1: return b
+                case 2: return c
+                case 3: return d
+                case 4: return e
+                case 5: return f
+                case 6: return g
+                default: return h
+                }
             }
             set {
-                switch i { case 0: a = newValue; case 1: b = newValue; case 2: c = newValue; default: d = newValue }
+                switch i {
+                case 0: a = newValue
+                case 1: b = newValue
+                case 2: c = newValue
+                case 3: d = newValue
+                case 4: e = newValue
+                case 5: f = newValue
+                case 6: g = newValue
+                default: h = newValue
+                }
             }
         }
     }
