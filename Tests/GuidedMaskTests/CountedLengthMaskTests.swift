@@ -88,7 +88,8 @@ import GuidedTokenizers
 
     /// A long bound (`countedLongBound`, 128) is counted where the product would pass
     /// `countedLongProductStates` (256); a shorter one stays a product, and so does a long one where the
-    /// limit is raised, and a pattern that bounds its own length (`^[0-9]{1,3}$`: 4 positions). (`[0-9]{20}`
+    /// limit is raised, and a pattern that bounds its own length below the bound (`^[a-z]{1,100}$`: its
+    /// product of 101 × 101 states would be counted by the bound alone). (`[0-9]{20}`
     /// unanchored: about 21 content states, times 101 or 201 positions.) The counted string keeps its
     /// bounds in the matcher.
     @Test func longBoundsAreCountedWhereTheProductIsLarge() throws {
@@ -100,9 +101,11 @@ import GuidedTokenizers
         #expect(try grammar(200).rules.contains { $0.countedLength != nil })
         #expect(try !grammar(100).rules.contains { $0.countedLength != nil })
         #expect(try !grammar(200, longBound: 201).rules.contains { $0.countedLength != nil })
-        let ownBound = try JSONSchemaCompiler.compile(text: #"{"type":"string","pattern":"^[0-9]{1,3}$","maxLength":200}"#,
-                                                      options: JSONSchemaCompileOptions(whitespace: .compact))
-        #expect(!ownBound.rules.contains { $0.countedLength != nil })
+        for pattern in ["^[0-9]{1,3}$", "^[a-z]{1,100}$"] {   // 4 and 101 positions: shorter than the bound
+            let ownBound = try JSONSchemaCompiler.compile(text: #"{"type":"string","pattern":"\#(pattern)","maxLength":200}"#,
+                                                          options: JSONSchemaCompileOptions(whitespace: .compact))
+            #expect(!ownBound.rules.contains { $0.countedLength != nil }, "\(pattern)")
+        }
         let c = try CompiledGrammar(try grammar(200), vocabulary: VocabularyIndex(Self.vocabulary))
         #expect(MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 200) + "\""))
         #expect(!MaskTestSupport.accepts(c, "\"" + String(repeating: "1", count: 201) + "\""))

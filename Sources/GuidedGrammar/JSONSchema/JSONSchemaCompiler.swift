@@ -226,14 +226,15 @@ public struct JSONSchemaCompileOptions: Sendable, Equatable {
         /// automaton (`CountedLength`) where the product of the two passes the automaton limits, and from
         /// this bound on even where it would not.
         public var countedLengthsFrom: Int = .max
-        /// A `maxLength` of at least `countedLongBound` code points is counted where the product would have
-        /// more than `countedLongProductStates` states. Building, writing out and compiling such a product
-        /// took 1-30 ms per schema (every position of the string its own states, each met for the first
-        /// time by a mask); counted, the content automaton's few states repeat along the string and their
-        /// masks are cached. Below the bound the product stays: near `maxLength` a counted string's mask
-        /// reads every token longer than the code points left, which for bounds of 3-96 was nearly every
-        /// mask (measured 2-6 ms each). Products of a few hundred states stay too (a bounded pattern
-        /// such as `^[0-9]{1,3}$` is its own bound).
+        /// A `maxLength` of at least `countedLongBound` code points, beside content that allows strings that
+        /// long, is counted where the product would have more than `countedLongProductStates` states.
+        /// Building, writing out and compiling such a product took 1-30 ms per schema (every position of
+        /// the string its own states, each met for the first time by a mask); counted, the content
+        /// automaton's few states repeat along the string and their masks are cached. Below the bound the
+        /// product stays: near `maxLength` a counted string's mask reads every token longer than the code
+        /// points left, which for bounds of 3-96 was nearly every mask (measured 2-6 ms each). Products
+        /// of a few hundred states stay too. Where the counter refuses the content automaton
+        /// (`CountedLength.Refusal`), the product is made as before.
         public var countedLongBound: Int = 128
         public var countedLongProductStates: Int = 256
         public init() {}

@@ -123,9 +123,16 @@ extension SchemaLowering {
                 let room = min(mx, plain.longestWordLength ?? mx)
                 let product = room >= automatonLimits.maxDFAStates ? Int.max : plain.stateCount * (room + 1)
                 let limits = options.limits
-                if mx >= limits.countedLengthsFrom || product > automatonLimits.maxDFAStates
-                    || (mx >= limits.countedLongBound && product > limits.countedLongProductStates) {
+                if mx >= limits.countedLengthsFrom || product > automatonLimits.maxDFAStates {
                     return try countedString(parts, f, length: length, content: plain)
+                }
+                // Counted for speed only, where the string can be long (its bound and its content both
+                // allow `countedLongBound` code points: a pattern that bounds its own length below it
+                // keeps the product); where the counter refuses the content automaton
+                // (`CountedLength.Refusal`), the product, which fits, is made as before.
+                if room >= limits.countedLongBound && product > limits.countedLongProductStates,
+                   let e = try? countedString(parts, f, length: length, content: plain) {
+                    return e
                 }
                 do { content = try intersectContents(parts + [length], f, allButLast: plain) } catch where error.kind == .tooComplex {
                     do { return try countedString(parts, f, length: length, content: plain) } catch { }
