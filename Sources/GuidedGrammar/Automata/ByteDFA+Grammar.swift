@@ -143,8 +143,13 @@ extension ByteDFA {
     /// `ruleExpression` where each accepting state `s` goes on with `after(s)` (what follows depends on
     /// how the text ended, e.g. which part of a `LabelledProduct` it is in).
     public func ruleExpression(into grammar: inout Grammar, name: String, after: (Int) -> GrammarExpr) -> GrammarExpr {
+        ruleExpressions(into: &grammar, name: name, entries: [0], after: after)[0]
+    }
+
+    /// `ruleExpression` entered at each of `entries` (states); where there are several, each is a rule.
+    public func ruleExpressions(into grammar: inout Grammar, name: String, entries: [Int], after: (Int) -> GrammarExpr) -> [GrammarExpr] {
         let n = stateCount
-        if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return .nothing }
+        if n == 1 && !accepting[0] && (0..<classCount).allSatisfy({ table[$0] < 0 }) { return entries.map { _ in .nothing } }
 
         // Outgoing edges grouped by target, in target order.
         var out = [[(target: Int32, bytes: ByteSet)]](repeating: [], count: n)
@@ -166,6 +171,7 @@ extension ByteDFA {
             let trivial = out[s].isEmpty || (out[s].count == 1 && out[s][0].target != Int32(s) && out[Int(out[s][0].target)].isEmpty)
             needsRule[s] = componentSize[component[s]]! > 1 || (predecessors[s] + (s == 0 ? 1 : 0) > 1 && !trivial)
         }
+        if entries.count > 1 { for e in entries { needsRule[e] = true } }
         var ruleOf = [RuleID?](repeating: nil, count: n)
         for s in 0..<n where needsRule[s] { ruleOf[s] = grammar.declareRule(name: "\(name)_s\(s)") }
 
@@ -208,9 +214,9 @@ extension ByteDFA {
         for s in 0..<n where needsRule[s] {
             for (t, _) in out[s] where !needsRule[Int(t)] { compute(Int(t)) }
         }
-        compute(0)
+        for e in entries { compute(e) }
         for s in 0..<n where needsRule[s] { grammar.define(ruleOf[s]!, as: makeBody(s)) }
-        return reference(0)
+        return entries.map { reference(Int32($0)) }
     }
 
     /// Component index per state (Kosaraju, iterative).

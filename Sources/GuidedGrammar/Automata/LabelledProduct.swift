@@ -69,18 +69,24 @@ public struct LabelledProduct: Sendable {
             }
             i += 1
         }
-        // Keep the states that reach an accepting one, renumbered breadth-first.
-        let n = tuples.count
+        (automaton, self.labels) = Self.trimmed(classOf: classOf, classCount: classCount, table: table, labels: labels)
+    }
+
+    init(automaton: ByteDFA, labels: [Int?]) {
+        self.automaton = automaton
+        self.labels = labels
+    }
+
+    /// The automaton of `table` (start state 0) keeping only the states that reach an accepting one
+    /// (a state with a label), renumbered breadth-first from the start.
+    static func trimmed(classOf: [UInt8], classCount: Int, table: [Int32], labels: [Int?]) -> (ByteDFA, [Int?]) {
+        let n = labels.count
         var reverse = [[Int32]](repeating: [], count: n)
         for s in 0..<n { for c in 0..<classCount where table[s * classCount + c] >= 0 { reverse[Int(table[s * classCount + c])].append(Int32(s)) } }
         var useful = labels.map { $0 != nil }
         var work = (0..<n).filter { useful[$0] }
         while let s = work.popLast() { for p in reverse[s] where !useful[Int(p)] { useful[Int(p)] = true; work.append(Int(p)) } }
-        guard useful[0] else {
-            automaton = .emptyLanguage
-            self.labels = [nil]
-            return
-        }
+        guard useful[0] else { return (.emptyLanguage, [nil]) }
         var newID = [Int32](repeating: -1, count: n)
         var order = [0]
         newID[0] = 0
@@ -100,7 +106,6 @@ public struct LabelledProduct: Sendable {
             }
         }
         let newLabels = order.map { labels[$0] }
-        automaton = ByteDFA(classOf: classOf, classCount: classCount, table: newTable, accepting: newLabels.map { $0 != nil })
-        self.labels = newLabels
+        return (ByteDFA(classOf: classOf, classCount: classCount, table: newTable, accepting: newLabels.map { $0 != nil }), newLabels)
     }
 }

@@ -129,6 +129,115 @@ struct ContentLanguages {
         return d
     }
 
+    /// A pattern's strings where they are finitely many (`^(get|put)$`), or the strings it does not
+    /// match where it matches all but finitely many: of all strings (`^(?!pattern$)[\s\S]*`), or of
+    /// the single-line ones (`^(?!pattern$).*$`, `.*`: a pattern's `.` matches no line terminator).
+    enum FiniteSide: Equatable {
+        case only([String])
+        case allBut([String], singleLine: Bool)
+    }
+
+    /// Words either side may list: past it a pattern is treated as neither finite nor co-finite.
+    static let maxFiniteSideWords = 64
+
+    private var finiteSides: [String: FiniteSide?] = [:]
+    private var singleLineContent: ByteDFA? = nil
+
+    /// The finite side of a pattern's language, if it has one (see `FiniteSide`); nil for a pattern
+    /// infinite both ways (`^x-`, `[0-9]`) or past `maxFiniteSideWords`.
+    mutating func finiteSide(ofPattern source: String, pointer: String, keyword: String, grammar: inout Grammar) throws(JSONSchemaCompileError) -> FiniteSide? {
+        if let known = finiteSides[source] { return known }
+        let d = try patternDFA(source, pointer: pointer, keyword: keyword, grammar: &grammar)
+        let limit = Self.maxFiniteSideWords
+        var side: FiniteSide? = nil
+        if let words = d.words(limit: limit) {
+            side = Self.decoded(words).map(FiniteSide.only)
+        } else if let rest = try? anyContentDFA().subtracting(d, limits: Self.limits), let words = rest.words(limit: limit) {
+            side = Self.decoded(words).map { .allBut($0, singleLine: false) }
+        } else {
+            if singleLineContent == nil { singleLineContent = try Self.automaton(.star(JSONText.lineChar), keyword: keyword, pointer: pointer) }
+            let lines = singleLineContent!
+            if (try? d.isSubset(of: lines, limits: Self.limits)) == true, let rest = try? lines.subtracting(d, limits: Self.limits),
+               let words = rest.words(limit: limit) {
+                side = Self.decoded(words).map { .allBut($0, singleLine: true) }
+            }
+        }
+        finiteSides[source] = side
+        return side
+    }
+
+    private var contentTails: [Bool: LabelledProduct] = [:]
+    private var nameTails: [[Bool]: NameTail?] = [:]
+
+    /// Every string content, labelled 0 at its end, or, with `lineBreaks`, 0 for contents without a
+    /// line terminator and 1 for those with one.
+    mutating func contentTail(lineBreaks: Bool) throws(JSONSchemaCompileError) -> LabelledProduct {
+        if let known = contentTails[lineBreaks] { return known }
+        var components = [try anyContentDFA()]
+        if lineBreaks {
+            if singleLineContent == nil { singleLineContent = try Self.automaton(.star(JSONText.lineChar), keyword: "patternProperties", pointer: "") }
+            components.append(singleLineContent!)
+        }
+        let tail: LabelledProduct
+        do {
+            tail = try LabelledProduct(components, limits: Self.limits) { accepts in
+                guard accepts[0] else { return nil }
+                return accepts.count == 1 || accepts[1] ? 0 : 1
+            }
+        } catch {
+            throw JSONSchemaCompileError(.tooComplex, keyword: "patternProperties", pointer: "", detail: error.description)
+        }
+        contentTails[lineBreaks] = tail
+        return tail
+    }
+
+    /// The rest of a member name that leaves a trie of plain words (`SchemaLowering.nameDispatch`).
+    struct NameTail {
+        /// `contentTail` without the names that are not allowed (label nil), trimmed; state 0 reads from
+        /// a character boundary of a single-line name (where every plain character leads back), and the
+        /// last state, `nonPlainEntry`, has state 0's edges on the other bytes only.
+        var automaton: ByteDFA
+        var labels: [Int?]
+        var nonPlainEntry: Int
+    }
+
+    /// The tail for names allowed per `other` (label 0) and `lineBreak` (label 1); nil where the tail's
+    /// byte classes mix plain characters with other bytes, or a plain character does not lead back to
+    /// the start (no trie can then share one branch for the other bytes).
+    mutating func nameTail(lineBreaks: Bool, other: Bool, lineBreak: Bool) throws(JSONSchemaCompileError) -> NameTail? {
+        let key = [lineBreaks, other, lineBreak]
+        if let known = nameTails[key] { return known }
+        let full = try contentTail(lineBreaks: lineBreaks)
+        let allowed = full.labels.map { label -> Int? in label == 0 ? (other ? 0 : nil) : label == 1 ? (lineBreak ? 1 : nil) : nil }
+        let (t, labels) = LabelledProduct.trimmed(classOf: full.automaton.classOf, classCount: full.automaton.classCount,
+                                                   table: full.automaton.table, labels: allowed)
+        let plain = JSONText.plainCharacters
+        var entryRow = [Int32](repeating: -1, count: t.classCount)
+        var tail: NameTail? = nil
+        check: do {
+            for c in 0..<t.classCount {
+                let bytes = t.bytes(ofClass: c)
+                let plainBytes = bytes.intersection(plain).count
+                if plainBytes == 0 { entryRow[c] = t.table[c]; continue }
+                guard plainBytes == bytes.count, t.table[c] <= 0 else { break check }
+            }
+            tail = NameTail(automaton: ByteDFA(classOf: t.classOf, classCount: t.classCount, table: t.table + entryRow, accepting: t.accepting + [false]),
+                            labels: labels + [nil], nonPlainEntry: t.stateCount)
+        }
+        nameTails[key] = tail
+        return tail
+    }
+
+    /// The strings whose canonical contents are `words` (each spelling is one string: see `JSONText`).
+    private static func decoded(_ words: [[UInt8]]) -> [String]? {
+        var out: [String] = []
+        for w in words {
+            guard case .string(let s)? = try? JSONParser.parse(bytes: [0x22] + w + [0x22]) else { return nil }
+            out.append(s)
+        }
+        return out
+    }
+
     /// All string contents (any sequence of canonically spelled characters).
     mutating func anyContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
         if let d = anyContent ?? Self.sharedAnyContent { return d }

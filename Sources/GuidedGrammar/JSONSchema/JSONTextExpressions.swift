@@ -180,6 +180,12 @@ enum JSONText {
     /// Any one character that is not plain ASCII: an escape or a multi-byte UTF-8 sequence.
     static let nonPlainChar: GrammarExpr = .alt(Array(anyCharAlternatives.dropFirst()))
 
+    /// The line terminators of ECMA-262 (§12.3): what a pattern's `.` does not match.
+    static let lineTerminators: [UInt32] = [0x0A, 0x0D, 0x2028, 0x2029]
+
+    /// Any one character but a line terminator (a pattern's `.`).
+    static let lineChar: GrammarExpr = chars(complement(lineTerminators))
+
     /// Any one character except `excluded`. Property-name tries call this once per trie node, so the
     /// common case — only plain ASCII characters excluded — reuses `anyChar`'s parts with a smaller
     /// ASCII set instead of re-deriving the UTF-8 and escape structure.

@@ -653,7 +653,6 @@ extension SchemaLowering {
         if let l = nameLanguage { universe = l } else { universe = try anyContentDFA() }
         var dfas: [ByteDFA] = []
         for p in patterns { dfas.append(try patternDFA(p, pointer: pointerOf[p]!, keyword: "patternProperties")) }
-        let namesDFA = try literalsAutomaton(names, keyword: "properties", pointer: f.objectPointer)
         // The parts: names matching exactly the patterns of a subset, with the schemas that apply; nil
         // for a subset whose schemas no value satisfies (its names are not allowed). Made for the subsets
         // some name realizes, as the product below meets them (not for all 2^k).
@@ -678,6 +677,32 @@ extension SchemaLowering {
             partNodes[subset] = nodes
             return nodes
         }
+        // Patterns that each match finitely many names, or all but finitely many: only the names they
+        // list can be in a part other than the default one, so the names need no product automaton
+        // (see `FinitePatternSplit`).
+        if nameLanguage == nil, let split = try finitePatternSplit(patterns, dfas, pointerOf: pointerOf, declared: names) {
+            // Each part's value is one rule, entered after the closing quote from every accepting state of
+            // that part (in tail position: the builder makes one copy of it); nothing where the part's
+            // names are not allowed.
+            var valueEnds: [Int: GrammarExpr] = [:]
+            func end(_ subset: Int?) throws(JSONSchemaCompileError) -> GrammarExpr {
+                guard let subset, let nodes = part(subset) else { return .nothing }
+                if let known = valueEnds[subset] { return known }
+                let rule = grammar.addRule(name: "member:\(f.objectPointer)#part\(subset)", body: .seq([colon, try elementExpr(nodes)]))
+                valueEnds[subset] = .seq([.literal("\""), .rule(rule)])
+                return valueEnds[subset]!
+            }
+            // Declared names are not accepted here (their members are elsewhere).
+            var words = names, wordEnds = names.map { _ in GrammarExpr.nothing }
+            for (name, subset) in split.listed {
+                words.append(name)
+                wordEnds.append(try end(subset))
+            }
+            let ends = [try end(split.defaultPart), try end(split.lineBreakPart)]
+            let key = try nameDispatch(words, wordEnds: wordEnds, lineBreaks: split.lineBreakPart != nil, ends: ends)
+            return key.isNothing ? .nothing : .seq([.literal("\""), key])
+        }
+        let namesDFA = try literalsAutomaton(names, keyword: "properties", pointer: f.objectPointer)
         // One name automaton for all parts, its accepting states labelled with their part, so the mask
         // engine follows one NFA state per name position (see `LabelledProduct`). Past the automaton
         // limit, one automaton per part as before.

@@ -17,6 +17,11 @@ extension SchemaLowering {
         try contents.patternDFA(source, pointer: pointer, keyword: keyword, grammar: &grammar)
     }
 
+    /// The finite side of a pattern's language, if it has one (`ContentLanguages.FiniteSide`).
+    mutating func finiteSide(ofPattern source: String, pointer: String, keyword: String) throws(JSONSchemaCompileError) -> ContentLanguages.FiniteSide? {
+        try contents.finiteSide(ofPattern: source, pointer: pointer, keyword: keyword, grammar: &grammar)
+    }
+
     func automaton(_ e: GrammarExpr, keyword: String, pointer: String) throws(JSONSchemaCompileError) -> ByteDFA {
         try ContentLanguages.automaton(e, keyword: keyword, pointer: pointer)
     }
