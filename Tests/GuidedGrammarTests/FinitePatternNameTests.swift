@@ -55,6 +55,9 @@ import GuidedSchema
         SchemaCase(schema: #"{"type":"object","properties":{"né":{"maxLength":2},"q\"":{"maxLength":1}},"patternProperties":{"^(?!x$).*$":{"type":"string"}},"additionalProperties":false}"#,
                    accept: [#"{"né":"ab","q\"":"a","nf":"s","n":"s","néé":"s","q":"b"}"#, #"{"\u0001":"c"}"#],
                    reject: [#"{"x":"s"}"#, #"{"né":"abc"}"#, #"{"q\"":"ab"}"#, #"{"a\nb":"s"}"#, #"{"n":1}"#, "{\"\u{2028}\":\"s\"}"]),
+        // Every unlisted name's part has a schema no value meets: only the listed name is left.
+        SchemaCase(schema: #"{"type":"object","patternProperties":{"^(?!x$).*$":false,"^x$":{"type":"integer"}},"additionalProperties":false}"#,
+                   accept: [#"{"x":1}"#, #"{}"#], reject: [#"{"x":"s"}"#, #"{"y":1}"#, #"{"a\nb":1}"#, #"{"":1}"#]),
         // A listed name with a line terminator where single-line names part ways: the product instead.
         SchemaCase(schema: #"{"type":"object","patternProperties":{"^(?!x$).*$":{"type":"integer"},"^a\nb$":{"type":"string"}}}"#,
                    accept: [#"{"a\nb":"s","x":"t","c\nd":null,"y":2}"#],
@@ -71,7 +74,7 @@ import GuidedSchema
         let split = try JSONSchemaTestSupport.compile("{\"type\":\"object\",\(Self.host)}").rules.map(\.name)
         #expect(split.filter { $0 == "name-dispatch" }.count == 1)
         #expect(!split.contains { $0.hasPrefix("name_s") })
-        let product = try JSONSchemaTestSupport.compile(Self.cases[5].schema).rules.map(\.name)
+        let product = try JSONSchemaTestSupport.compile(Self.cases[6].schema).rules.map(\.name)
         #expect(product.contains { $0.hasPrefix("name_s") })
         #expect(!product.contains("name-dispatch"))
         // Words of other characters: the names and the tail written as one automaton.

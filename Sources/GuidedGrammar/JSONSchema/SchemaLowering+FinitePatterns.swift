@@ -66,6 +66,10 @@ extension SchemaLowering {
     /// byte, through the tail's other edges, one rule for all nodes); other words go into one
     /// automaton with the tail (`LabelledProduct(words:wordLabels:tail:)`), written state by state.
     mutating func nameDispatch(_ words: [String], wordEnds: [GrammarExpr], lineBreaks: Bool, ends: [GrammarExpr]) throws(JSONSchemaCompileError) -> GrammarExpr {
+        // No other names (an object whose parts' schemas no value meets): the words alone.
+        if ends.allSatisfy(\.isNothing) {
+            return .alt(zip(words, wordEnds).map { .seq([.bytes(JSONText.encodeContent($0)), $1]) })
+        }
         let plain = JSONText.plainCharacters
         if words.allSatisfy({ $0.utf8.allSatisfy(plain.contains) }),
            let tail = try contents.nameTail(lineBreaks: lineBreaks, other: !ends[0].isNothing, lineBreak: !ends[1].isNothing) {
