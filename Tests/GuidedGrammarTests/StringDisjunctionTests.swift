@@ -66,6 +66,24 @@ import GuidedSchema
         #expect(!SchemaLowering.distributingCostsMore(try flattened(schema)) || !schema.hasPrefix(#"{"type":"string""#))
     }
 
+    /// Conjunctions that differ only in what does not bear on strings (here a `title`, and `minLength: 0`)
+    /// share one `oneOf` language and one expression: the group's product is made once, and the members
+    /// accept exactly the same strings.
+    @Test func sameLanguageMadeOnce() throws {
+        let schema = ##"{"type":"object","$defs":{"s":{"type":"string","oneOf":[{"pattern":"a"},{"pattern":"b"},{"pattern":"ab"}]}},"properties":{"x":{"allOf":[{"$ref":"#/$defs/s"},{"title":"x"}]},"y":{"allOf":[{"$ref":"#/$defs/s"},{"minLength":0}]}}}"##
+        var lowering = SchemaLowering(document: try SchemaDocument(root: try JSONParser.parse(schema), defaultDraft: .draft2020_12),
+                                      options: JSONSchemaCompileOptions())
+        let grammar = try lowering.lowerRoot()
+        // Two conjunctions asked (`x`'s and `y`'s), one group language and one expression made.
+        #expect(lowering.contents.stringLanguages.count == 2)
+        #expect(lowering.contents.groupLanguages.count == 1)
+        #expect(lowering.contents.disjunctionExprs.count == 1)
+        let oracle = GrammarMembership.Oracle(grammar)
+        for (text, valid) in [("a", true), ("ab", false), ("bb", true), ("c", false)] {
+            #expect(oracle.accepts(#"{"x":"\#(text)","y":"\#(text)"}"#) == valid, "\(text)")
+        }
+    }
+
     /// The root conjunction's flattening, as `lowerConjunction` sees it.
     func flattened(_ schema: String) throws -> Flattened {
         var lowering = SchemaLowering(document: try SchemaDocument(root: try JSONParser.parse(schema), defaultDraft: .draft2020_12),

@@ -23,6 +23,17 @@ struct ContentLanguages {
     /// where they are not known exactly. An `anyOf` of names and patterns under `uniqueItems` asks twice:
     /// for the items' grammar and for telling them apart.
     var stringLanguages: [[Conjunct]: ByteDFA?] = [:]
+    /// The language of an `anyOf` (some branch) or `oneOf` (exactly one branch) of string languages,
+    /// by the branches' automata (see `SchemaLowering.stringLanguage`).
+    var groupLanguages: [GroupKey: ByteDFA] = [:]
+
+    /// The string expression of each content language `SchemaLowering.stringDisjunction` wrote.
+    var disjunctionExprs: [ByteDFA: GrammarExpr] = [:]
+
+    struct GroupKey: Hashable {
+        var oneOf: Bool
+        var branches: [ByteDFA]
+    }
 
     /// What a content language is made of (the memo key of its automaton).
     enum Source: Hashable { case pattern(String), format(String), length(Int, Int?), anyContent }

@@ -314,14 +314,21 @@ extension SchemaLowering {
             do {
                 // One product of all branches, accepting where at least one (`anyOf`) or exactly one
                 // (`oneOf`) accepts: a union and a subtraction per pair of branches made as many products,
-                // each minimized, and a `oneOf` of seven searched words took 25 ms.
-                let oneOf = g.oneOf
-                let combined = try LabelledProduct([universe] + branches, limits: automatonLimits) { accepts in
-                    var count = 0
-                    for k in 1..<accepts.count where accepts[k] { count += 1 }
-                    return (oneOf ? count == 1 : count >= 1) ? 0 : nil
+                // each minimized, and a `oneOf` of seven searched words took 25 ms. Made once per set of
+                // branch languages: a definition's `oneOf` meets many conjunctions (web-types' `name` and
+                // `description` members beside each object's pattern schema: 260 conjunctions, 3 groups).
+                let groupKey = ContentLanguages.GroupKey(oneOf: g.oneOf, branches: branches)
+                let combined: ByteDFA
+                if let known = contents.groupLanguages[groupKey] { combined = known } else {
+                    let oneOf = g.oneOf
+                    combined = try LabelledProduct([universe] + branches, limits: automatonLimits) { accepts in
+                        var count = 0
+                        for k in 1..<accepts.count where accepts[k] { count += 1 }
+                        return (oneOf ? count == 1 : count >= 1) ? 0 : nil
+                    }.automaton.minimized()
+                    contents.groupLanguages[groupKey] = combined
                 }
-                dfa = try dfa.intersection(combined.automaton.minimized(), limits: automatonLimits)
+                dfa = try dfa.intersection(combined, limits: automatonLimits)
             } catch {
                 throw JSONSchemaCompileError(.tooComplex, keyword: g.oneOf ? "oneOf" : "anyOf", pointer: pointer, detail: error.description)
             }

@@ -127,7 +127,12 @@ struct SchemaLowering {
         guard flat.groups.reduce(0, { $0 + $1.alternatives.count }) <= Self.maxStringBranches,
               let content = try? stringLanguage(key, pointer: pointer) else { return nil }
         if content.isEmpty { return .nothing }
-        return .seq([.literal("\""), content.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))])
+        // Conjunctions that differ only in schemas with no bearing on strings have one language: one
+        // expression (and its rules) serves them all.
+        if let known = contents.disjunctionExprs[content] { return known }
+        let e = GrammarExpr.seq([.literal("\""), content.grammarExpr(into: &grammar, name: "string", followedBy: .literal("\""))])
+        contents.disjunctionExprs[content] = e
+        return e
     }
 
     /// Branches up to which `stringDisjunction` builds one automaton (one product of them all, whose
