@@ -154,6 +154,23 @@ struct SchemaDocument: Sendable {
         }
     }
 
+    /// Child nodes by parent and path below it ("/allOf/0"): every analysis that meets a location asks
+    /// for the same children, and each time built and hashed the child's whole pointer.
+    private var childByPath: [ChildPath: Int] = [:]
+    private struct ChildPath: Hashable {
+        var parent: Int
+        var path: String
+    }
+
+    /// The node at `path` below node `parent` (`node(at:)` of the parent's pointer and `path`).
+    mutating func child(_ parent: Int, _ path: String) throws(JSONSchemaCompileError) -> Int {
+        let key = ChildPath(parent: parent, path: path)
+        if let id = childByPath[key] { return id }
+        let id = try node(at: nodes[parent].pointer + path)
+        childByPath[key] = id
+        return id
+    }
+
     /// The node at a JSON pointer of the document (created on first use).
     mutating func node(at pointer: String) throws(JSONSchemaCompileError) -> Int {
         if let id = nodeByPointer[pointer] { return id }

@@ -198,7 +198,7 @@ extension SchemaLowering {
                         throw JSONSchemaCompileError(.invalidSchema, keyword: kw, pointer: node.pointer, detail: "must be a non-empty array of schemas")
                     }
                     var ids: [Int] = []
-                    for i in 0..<items.count { ids.append(try document.node(at: node.pointer + "/\(kw)/\(i)")) }
+                    for i in 0..<items.count { ids.append(try document.child(c.node, "/\(kw)/\(i)")) }
                     if kw == "allOf" {
                         for id in ids { push(Conjunct(node: id, full: true)) }
                     } else if ids.count == 1 {
@@ -208,17 +208,17 @@ extension SchemaLowering {
                     }
                 }
                 if o["not"] != nil {
-                    push(Conjunct(node: try document.node(at: node.pointer + "/not"), mode: .negated))
+                    push(Conjunct(node: try document.child(c.node, "/not"), mode: .negated))
                 }
                 if draft.level >= JSONSchemaDraft.draft7.level, let cond = o["if"] {
                     func branch(_ name: String) throws(JSONSchemaCompileError) -> [Conjunct] {
-                        o[name] == nil ? [] : [Conjunct(node: try document.node(at: node.pointer + "/" + name), full: true)]
+                        o[name] == nil ? [] : [Conjunct(node: try document.child(c.node, "/" + name), full: true)]
                     }
                     if case .bool(let b) = cond {
                         for x in try branch(b ? "then" : "else") { push(x) }
                     } else if o["then"] != nil || o["else"] != nil {
                         // (if ∧ then) ∨ (¬if ∧ else): two disjoint alternatives.
-                        let ifNode = try document.node(at: node.pointer + "/if")
+                        let ifNode = try document.child(c.node, "/if")
                         out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
                             [Conjunct(node: ifNode, full: true)] + (try branch("then")),
                             [Conjunct(node: ifNode, mode: .negated)] + (try branch("else")),
@@ -234,7 +234,7 @@ extension SchemaLowering {
                         case .bool(true): continue
                         case .object(let s) where s.isEmpty: continue
                         case .bool, .object:
-                            let dep = try document.node(at: node.pointer + "/\(kw)/" + SchemaDocument.escape(k))
+                            let dep = try document.child(c.node, "/\(kw)/" + SchemaDocument.escape(k))
                             out.groups.append(DisjunctionGroup(oneOf: false, holder: c.node, alternatives: [
                                 [Conjunct(node: c.node, mode: .present, name: k), Conjunct(node: dep, full: true)],
                                 [Conjunct(node: c.node, mode: .absent, name: k)],
@@ -279,7 +279,7 @@ extension SchemaLowering {
             guard case .number(let n) = v else { throw invalid(kw, "must be a number") }
             return n
         }
-        func child(_ path: String) throws(JSONSchemaCompileError) -> Int { try document.node(at: p + path) }
+        func child(_ path: String) throws(JSONSchemaCompileError) -> Int { try document.child(id, path) }
 
         for (kw, value) in o {
             if SchemaKeywords.isInert(kw, draft: draft) { continue }
