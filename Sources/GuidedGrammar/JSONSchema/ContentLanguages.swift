@@ -151,8 +151,20 @@ struct ContentLanguages {
     /// Words either side may list: past it a pattern is treated as neither finite nor co-finite.
     static let maxFiniteSideWords = 64
 
+    /// Pattern automata past this many states are not tested for matching all names but a few (such a
+    /// pattern's automaton is the few names' trie beside a loop: tens of states).
+    static let maxCoFiniteStates = 2_048
+
     private var finiteSides: [String: FiniteSide?] = [:]
     private var singleLineContent: ByteDFA? = nil
+
+    /// The contents without a line terminator (what a pattern's `.*` matches).
+    private mutating func singleLineContentDFA() throws(JSONSchemaCompileError) -> ByteDFA {
+        if let d = singleLineContent { return d }
+        let d = try Self.automaton(.star(JSONText.lineChar), keyword: "pattern", pointer: "")
+        singleLineContent = d
+        return d
+    }
 
     /// The finite side of a pattern's language, if it has one (see `FiniteSide`); nil for a pattern
     /// infinite both ways (`^x-`, `[0-9]`) or past `maxFiniteSideWords`.
@@ -163,11 +175,12 @@ struct ContentLanguages {
         var side: FiniteSide? = nil
         if let words = d.words(limit: limit) {
             side = Self.decoded(words).map(FiniteSide.only)
+        } else if d.stateCount > Self.maxCoFiniteStates {
+            // (Too large to be all names but a few: the products below would only cost.)
         } else if let rest = try? anyContentDFA().subtracting(d, limits: Self.limits), let words = rest.words(limit: limit) {
             side = Self.decoded(words).map { .allBut($0, singleLine: false) }
         } else {
-            if singleLineContent == nil { singleLineContent = try Self.automaton(.star(JSONText.lineChar), keyword: keyword, pointer: pointer) }
-            let lines = singleLineContent!
+            let lines = try singleLineContentDFA()
             if (try? d.isSubset(of: lines, limits: Self.limits)) == true, let rest = try? lines.subtracting(d, limits: Self.limits),
                let words = rest.words(limit: limit) {
                 side = Self.decoded(words).map { .allBut($0, singleLine: true) }
@@ -185,10 +198,7 @@ struct ContentLanguages {
     mutating func contentTail(lineBreaks: Bool) throws(JSONSchemaCompileError) -> LabelledProduct {
         if let known = contentTails[lineBreaks] { return known }
         var components = [try anyContentDFA()]
-        if lineBreaks {
-            if singleLineContent == nil { singleLineContent = try Self.automaton(.star(JSONText.lineChar), keyword: "patternProperties", pointer: "") }
-            components.append(singleLineContent!)
-        }
+        if lineBreaks { components.append(try singleLineContentDFA()) }
         let tail: LabelledProduct
         do {
             tail = try LabelledProduct(components, limits: Self.limits) { accepts in
