@@ -36,11 +36,21 @@ extension GrammarExpr {
     }
 }
 
-/// An expression as a dictionary key hashed by its first nodes (`GrammarExpr.hashPrefix`).
+/// An expression as a dictionary key hashed by its first nodes (`GrammarExpr.hashPrefix`), computed
+/// once: a dictionary rehashes every key each time it grows, and the member-set rules' tables of values
+/// grew through thousands of them (o19343).
 struct PrefixHashedExpr: Hashable {
-    var expr: GrammarExpr
+    let expr: GrammarExpr
+    private let prefixHash: Int
 
-    init(_ expr: GrammarExpr) { self.expr = expr }
+    init(_ expr: GrammarExpr) {
+        self.expr = expr
+        var hasher = Hasher()
+        expr.hashPrefix(into: &hasher)
+        prefixHash = hasher.finalize()
+    }
 
-    func hash(into hasher: inout Hasher) { expr.hashPrefix(into: &hasher) }
+    func hash(into hasher: inout Hasher) { hasher.combine(prefixHash) }
+
+    static func == (a: PrefixHashedExpr, b: PrefixHashedExpr) -> Bool { a.prefixHash == b.prefixHash && a.expr == b.expr }
 }

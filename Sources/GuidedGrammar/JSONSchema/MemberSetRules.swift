@@ -12,7 +12,7 @@ struct MemberSetRules {
     let ws: GrammarExpr
     let sep: GrammarExpr
     let colon: GrammarExpr
-    private var rules: [[MemberSetShape]: RuleID] = [:]
+    private var rules: [ShapesKey: RuleID] = [:]
     /// The shapes of each member-set rule without counts, by rule index (what `joiningMemberSets` joins).
     private(set) var shapesByRule: [Int: [MemberSetShape]] = [:]
     private var calls: [MemberValueCall: RuleID] = [:]
@@ -57,7 +57,8 @@ struct MemberSetRules {
             // A witness's bit is its shape's own: such a shape is a rule alone (`joiningMemberSets` skips it).
             guard shapes.count == 1, bitOf.count + shapes[0].witnesses.count <= 64, shapes[0].counts == nil else { return nil }
         }
-        if let known = rules[shapes] { return known }
+        let key = ShapesKey(shapes)
+        if let known = rules[key] { return known }
         let counted = shapes.contains { $0.counts != nil }
         precondition(!counted || (shapes.count == 1 && bitOf.count <= MemberCounts.maximumDeclared),
                      "an object with counts is a member-set rule of its own, within the declared bits")
@@ -102,7 +103,7 @@ struct MemberSetRules {
         // The `{` is the caller's: the rule begins after it (see `reference`).
         let object = grammar.addRule(name: "object:\(pointer)", body: .seq([ws, .alt(bodies)]), shared: true)
         grammar.setMemberGuard(object, tracks: true, counts: memberCounts)
-        rules[shapes] = object
+        rules[key] = object
         if !counted && !witnessed { shapesByRule[object.index] = shapes }
         return object
     }
@@ -193,4 +194,19 @@ struct MemberSetRules {
 private struct MemberValueCall: Hashable {
     var value: RuleID
     var bit: Int16
+}
+
+/// The shapes of a member-set rule as its memo key, hashed once (see `PrefixHashedExpr`).
+private struct ShapesKey: Hashable {
+    let shapes: [MemberSetShape]
+    private let shapesHash: Int
+
+    init(_ shapes: [MemberSetShape]) {
+        self.shapes = shapes
+        shapesHash = shapes.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(shapesHash) }
+
+    static func == (a: ShapesKey, b: ShapesKey) -> Bool { a.shapesHash == b.shapesHash && a.shapes == b.shapes }
 }
