@@ -224,7 +224,8 @@ struct ContentLanguages {
 
     /// The tail for names allowed per `other` (label 0) and `lineBreak` (label 1); nil where the tail's
     /// byte classes mix plain characters with other bytes, or a plain character does not lead back to
-    /// the start (no trie can then share one branch for the other bytes).
+    /// the start (the trie's branch "a plain character, then the tail from its start" would then be
+    /// wrong, and no trie can share one branch for the other bytes).
     mutating func nameTail(lineBreaks: Bool, other: Bool, lineBreak: Bool) throws(JSONSchemaCompileError) -> NameTail? {
         let key = [lineBreaks, other, lineBreak]
         if let known = nameTails[key] { return known }
@@ -240,7 +241,7 @@ struct ContentLanguages {
                 let bytes = t.bytes(ofClass: c)
                 let plainBytes = bytes.intersection(plain).count
                 if plainBytes == 0 { entryRow[c] = t.table[c]; continue }
-                guard plainBytes == bytes.count, t.table[c] <= 0 else { break check }
+                guard plainBytes == bytes.count, t.table[c] == 0 else { break check }
             }
             tail = NameTail(automaton: ByteDFA(classOf: t.classOf, classCount: t.classCount, table: t.table + entryRow, accepting: t.accepting + [false]),
                             labels: labels + [nil], nonPlainEntry: t.stateCount)

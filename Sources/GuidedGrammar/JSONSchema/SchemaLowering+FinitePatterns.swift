@@ -77,7 +77,7 @@ extension SchemaLowering {
             let exits = t.ruleExpressions(into: &grammar, name: "name-tail", entries: [0, tail.nonPlainEntry]) { ends[tail.labels[$0]!] }
             let nodeEnd = t.accepting[0] ? ends[tail.labels[0]!] : .nothing
             var endOf: [[UInt8]: GrammarExpr] = [:]
-            for (w, e) in zip(words, wordEnds) where endOf[Array(w.utf8)] == nil { endOf[Array(w.utf8)] = e }
+            for (w, e) in zip(words, wordEnds) { endOf[Array(w.utf8)] = endOf[Array(w.utf8)] ?? e }
             let sorted = endOf.keys.sorted { $0.lexicographicallyPrecedes($1) }
             // Words lo..<hi share their first `depth` bytes; the first is the shortest (sorted order).
             func build(_ lo: Int, _ hi: Int, _ depth: Int) -> GrammarExpr {
