@@ -35,7 +35,7 @@ private typealias S = MaskTestSupport
         let classes = ByteClasses(grammar: grammar)
         let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
         let edges = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"", S.vocabulary(["a", "\""])).sliceEdges
-        var proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count, pairLimit: 200)
+        let proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count, pairLimit: 200)
         var proved = 0
         for x in 0..<Int32(nfa.stateCount) where nfa.live[Int(x)] {
             if proof.anyReadsAllPlainText([x], nfa: nfa, sliceEdges: edges) { proved += 1 }
@@ -55,7 +55,7 @@ private typealias S = MaskTestSupport
         let classes = ByteClasses(grammar: grammar)
         let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
         let edges = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""])).sliceEdges
-        var proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count)
+        let proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count)
         var proved = 0
         var asked = 0
         for x in 0..<Int32(nfa.stateCount) where nfa.live[Int(x)] && PlainTextProof.passThrough(x, nfa: nfa) != x {

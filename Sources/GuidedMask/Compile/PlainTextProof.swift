@@ -18,9 +18,14 @@
 /// state for `na…`, another for `n` followed by anything else) is not proved here and is left to the
 /// check on the deterministic automaton. Key tries and searches are built one state per prefix, so
 /// they are proved.
-struct PlainTextProof {
+///
+/// A class, not a value: its tables (one entry per NFA state and per byte class) are raw allocations
+/// that its inner loops index without the uniqueness check an array makes at each write (a quarter of
+/// the proof's time on a key trie of 4,000 pairs). One proof belongs to one automaton's builder, which
+/// asks it under the automaton's lock.
+final class PlainTextProof {
     /// Per NFA state, at a character boundary: 0 not known, 1 reads every plain string, 2 does not.
-    private var known: [UInt8]
+    private let known: ScratchTable<UInt8>
     /// Regions abandoned at the budget (their start stays unknown and is not retried).
     private var abandoned: Set<Int32> = []
     /// Regions abandoned at a caller's smaller pair limit (`anyReadsAllPlainText(pairLimit:)`): not
@@ -29,24 +34,19 @@ struct PlainTextProof {
     /// The pair limit of the question under way (`pairLimit`, or the caller's smaller one).
     private var questionPairLimit: Int
     /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
-    /// position) start in `pairSlots` (-1 none yet), the marks of the ε-closure search, and per byte
-    /// class the head of its list of targets.
-    private var pairBase: [Int32]
-    private var pairSlots: [Int32] = []
-    private var mark: [UInt32]
+    /// position) start in the exploration's slots (-1 none yet), the marks of the ε-closure search, and
+    /// per byte class the head of its list of targets.
+    private let pairBase: ScratchTable<Int32>
+    private let mark: ScratchTable<UInt32>
     private var generation: UInt32 = 0
-    private var classHead: [Int32]
+    private let classHead: ScratchTable<Int32>
     /// Per byte class, for the pair being expanded: `classStamp == stamp` when some edge reads it, and
     /// then its only target (`classSingle >= 0`), or -1 when several do (listed from `classHead`).
     /// Most classes of a pair have one target (every byte that leaves a name's prefix goes to the same
     /// "any other name" state), and they no longer each append to the lists.
-    private var classStamp: [UInt32]
-    private var classSingle: [Int32]
+    private let classStamp: ScratchTable<UInt32>
+    private let classSingle: ScratchTable<Int32>
     private var stamp: UInt32 = 0
-    /// The pairs of the exploration under way, numbered in order of discovery.
-    private var pairs: [(state: Int32, u: UInt8)] = []
-    /// The states given slots in `pairSlots` by the exploration under way.
-    private var baseStates: [Int32] = []
 
     /// Pairs and successor links one exploration may collect before it gives up, and NFA states its
     /// ε-closures may visit: a pair's closure is recomputed per pair, and a fuzzed grammar whose rule
@@ -70,12 +70,12 @@ struct PlainTextProof {
     init(stateCount: Int, classCount: Int, pairLimit: Int = maxPairs) {
         self.pairLimit = pairLimit
         questionPairLimit = pairLimit
-        known = [UInt8](repeating: 0, count: stateCount)
-        pairBase = [Int32](repeating: -1, count: stateCount)
-        mark = [UInt32](repeating: 0, count: stateCount)
-        classHead = [Int32](repeating: -1, count: classCount)
-        classStamp = [UInt32](repeating: 0, count: classCount)
-        classSingle = [Int32](repeating: -1, count: classCount)
+        known = ScratchTable(repeating: 0, count: stateCount)
+        pairBase = ScratchTable(repeating: -1, count: stateCount)
+        mark = ScratchTable(repeating: 0, count: stateCount)
+        classHead = ScratchTable(repeating: -1, count: classCount)
+        classStamp = ScratchTable(repeating: 0, count: classCount)
+        classSingle = ScratchTable(repeating: -1, count: classCount)
     }
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
@@ -83,7 +83,7 @@ struct PlainTextProof {
     /// `totalWork`: the grammar's budget for all explorations (`maxTotalWork`, scaled). `pairLimit`: a
     /// smaller limit on the pairs of this question's explorations, for a caller that asks on a guess and
     /// has a cheaper check to fall back on (a state abandoned at it stays unknown for full questions).
-    mutating func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
+    func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
                                        totalWork: Int = maxTotalWork, pairLimit: Int? = nil) -> Bool {
         questionPairLimit = min(pairLimit ?? self.pairLimit, self.pairLimit)
         let limited = questionPairLimit < self.pairLimit
@@ -131,57 +131,29 @@ struct PlainTextProof {
         return t
     }
 
-    /// The number of pair (s, u), numbered now if new; nil past `maxPairs`. The pairs are a stored array
-    /// so its storage is kept between questions.
-    @inline(__always)
-    private mutating func pairNumber(_ s: Int32, _ u: UInt8) -> Int32? {
-        var base = Int(pairBase[Int(s)])
-        if base < 0 {
-            base = pairSlots.count
-            pairSlots.append(contentsOf: repeatElement(-1, count: SliceUTF8.stateCount))
-            pairBase[Int(s)] = Int32(base)
-            baseStates.append(s)
-        }
-        let known = pairSlots[base + Int(u)]
-        if known >= 0 { return known }
-        guard pairs.count < questionPairLimit else { return nil }
-        let p = Int32(pairs.count)
-        pairSlots[base + Int(u)] = p
-        pairs.append((s, u))
-        return p
-    }
-
     /// Explores the region of `start`, solves it, records every boundary pair's answer.
-    private mutating func prove(_ start: Int32, nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+    private func prove(_ start: Int32, nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]]) -> Bool {
+        var region = Region(pairBase: pairBase.base, limit: questionPairLimit)
         // Per requirement (one per class allowed at a pair's position): how many of its successors are
         // still good, and which pair it belongs to. Each link: a successor pair and its requirement.
-        var remaining: [Int32] = []
-        var owner: [Int32] = []
-        var linkPair: [Int32] = [], linkRequirement: [Int32] = []
-        pairs.removeAll(keepingCapacity: true)
+        var remaining = ScratchList<Int32>(capacity: 1_024)
+        var owner = ScratchList<Int32>(capacity: 1_024)
+        var linkPair = ScratchList<Int32>(capacity: 1_024), linkRequirement = ScratchList<Int32>(capacity: 1_024)
         var closureStates = 0
-        defer {
-            // Every state given slots, also one whose pairs stayed unnumbered past the limit: a stale
-            // base would index the emptied slots of the next exploration.
-            for x in baseStates { pairBase[Int(x)] = -1 }
-            baseStates.removeAll(keepingCapacity: true)
-            pairSlots.removeAll(keepingCapacity: true)
-            spent += closureStates + pairs.count + linkPair.count
-        }
-        guard pairNumber(start, SliceUTF8.boundary) != nil else { return false }
-        var closure: [Int32] = []
-        var linkTarget: [Int32] = [], linkNext: [Int32] = []
-        var requiredBy: [Int32] = []     // per pair: the last pair that required it alone
-        var touched: [Int] = []
+        defer { spent += closureStates + region.count + linkPair.count }
+        guard region.number(start, SliceUTF8.boundary) != nil else { return false }
+        var closure = ScratchList<Int32>(capacity: 64)
+        var linkTarget = ScratchList<Int32>(capacity: 64), linkNext = ScratchList<Int32>(capacity: 64)
+        var touched = ScratchList<Int32>(capacity: 64)
         var next = 0
-        while next < pairs.count {
-            let (s, u) = pairs[next]
+        while next < region.count {
+            let s = region.state[next], u = region.position[next]
             let p = Int32(next)
             next += 1
             // The ε-closure of s within live states (ε-edges stay inside the rule).
             generation &+= 1
-            if generation == 0 { for i in mark.indices { mark[i] = 0 }; generation = 1 }
-            closure.removeAll(keepingCapacity: true)
+            if generation == 0 { mark.fill(0); generation = 1 }
+            closure.removeAll()
             closure.append(s); mark[Int(s)] = generation
             var i = 0
             while i < closure.count {
@@ -196,16 +168,18 @@ struct PlainTextProof {
             // Byte edges of the closure by class: one target per class in `classSingle`, lists threaded
             // through `linkNext` from `classHead` only for classes with several.
             stamp &+= 1
-            if stamp == 0 { for i in classStamp.indices { classStamp[i] = 0 }; stamp = 1 }
-            linkTarget.removeAll(keepingCapacity: true); linkNext.removeAll(keepingCapacity: true)
-            for z in closure where nfa.label[Int(z)] == GrammarNFA.labelClasses {
-                let target = nfa.target[Int(z)]
+            if stamp == 0 { classStamp.fill(0); stamp = 1 }
+            linkTarget.removeAll(); linkNext.removeAll()
+            for k in 0..<closure.count {
+                let z = Int(closure[k])
+                guard nfa.label[z] == GrammarNFA.labelClasses else { continue }
+                let target = nfa.target[z]
                 guard nfa.live[Int(target)] else { continue }
                 // A target that only passes on to one other state (no bytes, no call, one ε-edge) has
                 // that state's answer: skip to it. Every name-trie node leaves by its own such state into
                 // the one "any text" loop; numbered apart, each was a pair with that loop's whole closure.
                 let t = Self.passThrough(target, nfa: nfa)
-                for k in Int(nfa.labelLow[Int(z)])..<Int(nfa.labelHigh[Int(z)]) {
+                for k in Int(nfa.labelLow[z])..<Int(nfa.labelHigh[z]) {
                     let cls = Int(nfa.classList[k])
                     if classStamp[cls] != stamp {
                         classStamp[cls] = stamp
@@ -216,7 +190,7 @@ struct PlainTextProof {
                     if single == t { continue }
                     if single >= 0 {
                         // A second target: the class gets a list, beginning with the first.
-                        touched.append(cls)
+                        touched.append(Int32(cls))
                         linkTarget.append(single); linkNext.append(-1)
                         classHead[cls] = Int32(linkTarget.count - 1)
                         classSingle[cls] = -1
@@ -226,13 +200,18 @@ struct PlainTextProof {
                 }
             }
             var overBudget = false
+            // The successor of the last class with one target: most classes in a row share it (every
+            // byte that leaves a name's prefix), and are skipped without looking their pair up.
+            var lastSingle: Int32 = -1, lastPosition: UInt8 = 0
             for (cls, u2) in sliceEdges[Int(u)] {
                 if classStamp[cls] == stamp, classSingle[cls] >= 0 {
                     // One target: a requirement of one link, stated once per pair and successor.
-                    guard let q = pairNumber(classSingle[cls], u2) else { overBudget = true; break }
-                    while requiredBy.count < pairs.count { requiredBy.append(-1) }
-                    if requiredBy[Int(q)] == p { continue }
-                    requiredBy[Int(q)] = p
+                    let t = classSingle[cls]
+                    if t == lastSingle && u2 == lastPosition { continue }
+                    lastSingle = t; lastPosition = u2
+                    guard let q = region.number(t, u2) else { overBudget = true; break }
+                    if region.requiredBy[Int(q)] == p { continue }
+                    region.requiredBy[Int(q)] = p
                     linkPair.append(q); linkRequirement.append(Int32(remaining.count))
                     remaining.append(1)
                     owner.append(p)
@@ -242,7 +221,7 @@ struct PlainTextProof {
                 var count: Int32 = 0
                 var l = classStamp[cls] == stamp ? classHead[cls] : -1
                 while l >= 0 {
-                    guard let q = pairNumber(linkTarget[Int(l)], u2) else { overBudget = true; break }
+                    guard let q = region.number(linkTarget[Int(l)], u2) else { overBudget = true; break }
                     linkPair.append(q); linkRequirement.append(r)
                     count += 1
                     l = linkNext[Int(l)]
@@ -250,43 +229,101 @@ struct PlainTextProof {
                 remaining.append(count)
                 owner.append(p)
             }
-            for c in touched { classHead[c] = -1 }
-            touched.removeAll(keepingCapacity: true)
+            for k in 0..<touched.count { classHead[Int(touched[k])] = -1 }
+            touched.removeAll()
             if linkPair.count > Self.maxLinks || (overBudget && questionPairLimit == pairLimit) { abandoned.insert(start); return false }
             if overBudget { abandonedAtCallerLimit.insert(start); return false }
-            if p == 0 && remaining.contains(0) {
+            if p == 0 {
                 // Some plain character has no edge at all from the start (a key that must be one of a
                 // few names): no need to explore further.
-                known[Int(start)] = 2
-                return false
+                for r in 0..<remaining.count where remaining[r] == 0 {
+                    known[Int(start)] = 2
+                    return false
+                }
             }
         }
         // The links grouped by successor pair (counting sort), for the removal below.
-        var userStart = [Int32](repeating: 0, count: pairs.count + 1)
-        for q in linkPair { userStart[Int(q) + 1] += 1 }
-        for k in 0..<pairs.count { userStart[k + 1] += userStart[k] }
-        var fill = userStart
-        var users = [Int32](repeating: 0, count: linkPair.count)
-        for (k, q) in linkPair.enumerated() { users[Int(fill[Int(q)])] = linkRequirement[k]; fill[Int(q)] += 1 }
+        let pairCount = region.count
+        let userStart = ScratchTable<Int32>(repeating: 0, count: pairCount + 1)
+        for k in 0..<linkPair.count { userStart[Int(linkPair[k]) + 1] += 1 }
+        for k in 0..<pairCount { userStart[k + 1] += userStart[k] }
+        let fill = ScratchTable<Int32>(repeating: 0, count: pairCount + 1)
+        fill.base.update(from: userStart.base, count: pairCount + 1)
+        let users = ScratchTable<Int32>(repeating: 0, count: linkPair.count)
+        for k in 0..<linkPair.count {
+            let q = Int(linkPair[k])
+            users[Int(fill[q])] = linkRequirement[k]
+            fill[q] += 1
+        }
         // Remove bad pairs until none is left: a pair is bad once one of its requirements has no good
         // successor; removing it lowers the counts of the requirements it served.
-        var bad = [Bool](repeating: false, count: pairs.count)
-        var work: [Int32] = []
-        for (r, c) in remaining.enumerated() where c == 0 {
-            let p = owner[r]
-            if !bad[Int(p)] { bad[Int(p)] = true; work.append(p) }
+        let bad = ScratchTable<Bool>(repeating: false, count: pairCount)
+        var work = ScratchList<Int32>(capacity: 256)
+        for r in 0..<remaining.count where remaining[r] == 0 {
+            let p = Int(owner[r])
+            if !bad[p] { bad[p] = true; work.append(Int32(p)) }
         }
-        while let q = work.popLast() {
-            for k in Int(userStart[Int(q)])..<Int(userStart[Int(q) + 1]) {
-                let r = users[k]
-                remaining[Int(r)] -= 1
-                let p = owner[Int(r)]
-                if remaining[Int(r)] == 0 && !bad[Int(p)] { bad[Int(p)] = true; work.append(p) }
+        while work.count > 0 {
+            let q = Int(work[work.count - 1])
+            work.removeLast()
+            for k in Int(userStart[q])..<Int(userStart[q + 1]) {
+                let r = Int(users[k])
+                remaining[r] -= 1
+                let p = Int(owner[r])
+                if remaining[r] == 0 && !bad[p] { bad[p] = true; work.append(Int32(p)) }
             }
         }
-        for (p, pair) in pairs.enumerated() where pair.u == SliceUTF8.boundary {
-            known[Int(pair.state)] = bad[p] ? 2 : 1
+        for p in 0..<pairCount where region.position[p] == SliceUTF8.boundary {
+            known[Int(region.state[p])] = bad[p] ? 2 : 1
         }
         return !bad[0]
+    }
+}
+
+/// The pairs of one exploration, numbered in order of discovery: per pair its NFA state, its position
+/// in a UTF-8 character, and the last pair that required it alone (`requiredBy`, so a pair states a
+/// requirement once per successor). Per NFA state, the pair numbers of its positions lie in `slots`
+/// from the proof's `pairBase` on; the region gives every base it set back (-1) when it ends, also that
+/// of a state whose pairs stayed unnumbered past the limit: a stale base would index the emptied slots
+/// of the next exploration.
+private struct Region: ~Copyable {
+    var state = ScratchList<Int32>(capacity: 256)
+    var position = ScratchList<UInt8>(capacity: 256)
+    var requiredBy = ScratchList<Int32>(capacity: 256)
+    private var slots = ScratchList<Int32>(capacity: 256 * SliceUTF8.stateCount)
+    private var slotted = ScratchList<Int32>(capacity: 256)
+    private let pairBase: UnsafeMutablePointer<Int32>
+    private let limit: Int
+
+    init(pairBase: UnsafeMutablePointer<Int32>, limit: Int) {
+        self.pairBase = pairBase
+        self.limit = limit
+    }
+
+    deinit {
+        for k in 0..<slotted.count { pairBase[Int(slotted[k])] = -1 }
+    }
+
+    var count: Int { state.count }
+
+    /// The number of pair (s, u), numbered now if new; nil past the limit.
+    @inline(__always)
+    mutating func number(_ s: Int32, _ u: UInt8) -> Int32? {
+        var base = Int(pairBase[Int(s)])
+        if base < 0 {
+            base = slots.count
+            slots.append(-1, times: SliceUTF8.stateCount)
+            pairBase[Int(s)] = Int32(base)
+            slotted.append(s)
+        }
+        let known = slots[base + Int(u)]
+        if known >= 0 { return known }
+        guard state.count < limit else { return nil }
+        let p = Int32(state.count)
+        slots[base + Int(u)] = p
+        state.append(s)
+        position.append(u)
+        requiredBy.append(-1)
+        return p
     }
 }
