@@ -169,10 +169,25 @@ final class ClassSlices: @unchecked Sendable {
 }
 
 /// A class slice chosen for a state: `characters` up to `maxLength` bytes (`Int.max`: any number), with
-/// the vocabulary's tables the walk needs to skip whole subtrees of members.
+/// the vocabulary's tables the walk needs to skip whole subtrees of members. `narrower` (length 0:
+/// none) is a second class slice that holds for the same state, a narrower class without a bound where
+/// the first one is bounded: inside a counted word every character may follow for 8 bytes, and every
+/// character but white space for as long as any token (see `GrammarMatcher.classSlice`). A subtree is
+/// skipped when its tokens are all members of either.
 struct ClassSkip {
     let characters: ASCIISet
     let maxLength: Int
+    var narrower = ASCIISet()
+    var narrowerMaxLength = 0
     let below: UnsafeMutablePointer<ASCIISet>
     let depthBelow: UnsafeMutablePointer<UInt8>
+
+    /// True when every token of the subtree of `node`, read after `depth` bytes, is a member.
+    @inline(__always)
+    func covers(_ node: Int, atDepth depth: Int) -> Bool {
+        let length = depth + Int(depthBelow[node])
+        let characters = below[node]
+        return (length <= maxLength && characters.isSubset(of: self.characters))
+            || (length <= narrowerMaxLength && characters.isSubset(of: narrower))
+    }
 }

@@ -101,8 +101,11 @@ extension GrammarMatcher {
         }
         // No slice: a state looping over a class of ASCII characters (a hostname, an email's local part)
         // takes that class's tokens at once, and the walk skips the subtrees made of them.
-        if base == nil, let (skip, members) = classSlice(state: state) {
+        if base == nil, let (skip, members, narrowerMembers) = classSlice(state: state) {
             accepted = Array(UnsafeBufferPointer(start: members, count: words))
+            if let more = narrowerMembers {
+                accepted.withUnsafeMutableBufferPointer { a in for w in 0..<words { a[w] |= more[w] } }
+            }
             classSkip = skip
         }
         var views = [view]

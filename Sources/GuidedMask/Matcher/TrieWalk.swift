@@ -122,8 +122,7 @@ extension GrammarMatcher {
         walk.depths = []
         defer { walk.depths = depthArray }
         let skipping = classSkip != nil
-        let skipCharacters = classSkip?.characters ?? ASCIISet(), skipLength = classSkip?.maxLength ?? 0
-        let below = classSkip?.below, depthBelow = classSkip?.depthBelow
+        let skip = classSkip
         return depthArray.withUnsafeMutableBufferPointer { buffer -> Bool in
             let depths = buffer.baseAddress!
             let trie = view.nodes
@@ -137,7 +136,7 @@ extension GrammarMatcher {
                 // where it is not live, belong to the part that holds the node itself. (A subtree the
                 // class skip covers would find nothing new: skipped here as the whole walk skips it.)
                 let node = trie[parent]
-                if skipping && 1 + Int(depthBelow![parent]) <= skipLength && below![parent].isSubset(of: skipCharacters) { return true }
+                if skipping && skip.unsafelyUnwrapped.covers(parent, atDepth: 1) { return true }
                 let ds = depths[0]
                 let q = t.target(ds.simple, Int(classOf[Int(node.byte)]))
                 if q < 0 { return true }
@@ -154,7 +153,7 @@ extension GrammarMatcher {
                 if skipping {
                     // Every token of a subtree over the class (the node's own among them), short enough,
                     // is a member: already set.
-                    if d + 1 + Int(depthBelow![i]) <= skipLength && below![i].isSubset(of: skipCharacters) {
+                    if skip.unsafelyUnwrapped.covers(i, atDepth: d + 1) {
                         i += size
                         continue
                     }
