@@ -25,7 +25,7 @@
 /// asks it under the automaton's lock.
 final class PlainTextProof {
     /// Per NFA state, at a character boundary: 0 not known, 1 reads every plain string, 2 does not.
-    private let known: ScratchTable<UInt8>
+    private let known: ScratchList<UInt8>
     /// Regions abandoned at the budget (their start stays unknown and is not retried).
     private var abandoned: Set<Int32> = []
     /// Regions abandoned at a caller's smaller pair limit (`anyReadsAllPlainText(pairLimit:)`): not
@@ -36,16 +36,16 @@ final class PlainTextProof {
     /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
     /// position) start in the exploration's slots (-1 none yet), the marks of the ε-closure search, and
     /// per byte class the head of its list of targets.
-    private let pairBase: ScratchTable<Int32>
-    private let mark: ScratchTable<UInt32>
+    private let pairBase: ScratchList<Int32>
+    private let mark: ScratchList<UInt32>
     private var generation: UInt32 = 0
-    private let classHead: ScratchTable<Int32>
+    private let classHead: ScratchList<Int32>
     /// Per byte class, for the pair being expanded: `classStamp == stamp` when some edge reads it, and
     /// then its only target (`classSingle >= 0`), or -1 when several do (listed from `classHead`).
     /// Most classes of a pair have one target (every byte that leaves a name's prefix goes to the same
     /// "any other name" state), and they no longer each append to the lists.
-    private let classStamp: ScratchTable<UInt32>
-    private let classSingle: ScratchTable<Int32>
+    private let classStamp: ScratchList<UInt32>
+    private let classSingle: ScratchList<Int32>
     private var stamp: UInt32 = 0
 
     /// Pairs and successor links one exploration may collect before it gives up, and NFA states its
@@ -70,12 +70,12 @@ final class PlainTextProof {
     init(stateCount: Int, classCount: Int, pairLimit: Int = maxPairs) {
         self.pairLimit = pairLimit
         questionPairLimit = pairLimit
-        known = ScratchTable(repeating: 0, count: stateCount)
-        pairBase = ScratchTable(repeating: -1, count: stateCount)
-        mark = ScratchTable(repeating: 0, count: stateCount)
-        classHead = ScratchTable(repeating: -1, count: classCount)
-        classStamp = ScratchTable(repeating: 0, count: classCount)
-        classSingle = ScratchTable(repeating: -1, count: classCount)
+        known = ScratchList(repeating: 0, count: stateCount)
+        pairBase = ScratchList(repeating: -1, count: stateCount)
+        mark = ScratchList(repeating: 0, count: stateCount)
+        classHead = ScratchList(repeating: -1, count: classCount)
+        classStamp = ScratchList(repeating: 0, count: classCount)
+        classSingle = ScratchList(repeating: -1, count: classCount)
     }
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
@@ -244,12 +244,12 @@ final class PlainTextProof {
         }
         // The links grouped by successor pair (counting sort), for the removal below.
         let pairCount = region.count
-        let userStart = ScratchTable<Int32>(repeating: 0, count: pairCount + 1)
+        let userStart = ScratchList<Int32>(repeating: 0, count: pairCount + 1)
         for k in 0..<linkPair.count { userStart[Int(linkPair[k]) + 1] += 1 }
         for k in 0..<pairCount { userStart[k + 1] += userStart[k] }
-        let fill = ScratchTable<Int32>(repeating: 0, count: pairCount + 1)
+        let fill = ScratchList<Int32>(repeating: 0, count: pairCount + 1)
         fill.base.update(from: userStart.base, count: pairCount + 1)
-        let users = ScratchTable<Int32>(repeating: 0, count: linkPair.count)
+        let users = ScratchList<Int32>(repeating: 0, count: linkPair.count)
         for k in 0..<linkPair.count {
             let q = Int(linkPair[k])
             users[Int(fill[q])] = linkRequirement[k]
@@ -257,7 +257,7 @@ final class PlainTextProof {
         }
         // Remove bad pairs until none is left: a pair is bad once one of its requirements has no good
         // successor; removing it lowers the counts of the requirements it served.
-        let bad = ScratchTable<Bool>(repeating: false, count: pairCount)
+        let bad = ScratchList<Bool>(repeating: false, count: pairCount)
         var work = ScratchList<Int32>(capacity: 256)
         for r in 0..<remaining.count where remaining[r] == 0 {
             let p = Int(owner[r])

@@ -3,7 +3,8 @@
 /// key trie of 4,000 (state, position) pairs those checks were a quarter of the proof's time.
 ///
 /// Non-copyable, so the allocation has one owner and is freed once. Indices are not checked in release
-/// builds: callers index only below `count`.
+/// builds: callers index only below `count`. Tables indexed by NFA state or byte class are lists made
+/// at their full size (`init(repeating:count:)`), written through the subscript without growing.
 struct ScratchList<Element: BitwiseCopyable>: ~Copyable {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -12,6 +13,12 @@ struct ScratchList<Element: BitwiseCopyable>: ~Copyable {
     init(capacity: Int = 64) {
         self.capacity = Swift.max(1, capacity)
         base = .allocate(capacity: self.capacity)
+    }
+
+    /// `count` copies of `x`: a table indexed by NFA state or byte class.
+    init(repeating x: Element, count: Int) {
+        self.init(capacity: count)
+        append(x, times: count)
     }
 
     deinit { base.deallocate() }
@@ -43,6 +50,9 @@ struct ScratchList<Element: BitwiseCopyable>: ~Copyable {
 
     mutating func removeAll() { count = 0 }
 
+    /// Sets every element to `x`.
+    func fill(_ x: Element) { base.update(repeating: x, count: count) }
+
     mutating func removeLast() {
         assert(count > 0)
         count -= 1
@@ -57,33 +67,4 @@ struct ScratchList<Element: BitwiseCopyable>: ~Copyable {
         base = fresh
         capacity = c
     }
-}
-
-/// A fixed table of plain values, one per NFA state or byte class, kept for a grammar's life by the
-/// proofs that index it in their inner loops (see `ScratchList`).
-struct ScratchTable<Element: BitwiseCopyable>: ~Copyable {
-    let base: UnsafeMutablePointer<Element>
-    let count: Int
-
-    init(repeating x: Element, count: Int) {
-        self.count = count
-        base = .allocate(capacity: Swift.max(1, count))
-        base.initialize(repeating: x, count: count)
-    }
-
-    deinit { base.deallocate() }
-
-    @inline(__always)
-    subscript(i: Int) -> Element {
-        get {
-            assert(i >= 0 && i < count)
-            return base[i]
-        }
-        nonmutating set {
-            assert(i >= 0 && i < count)
-            base[i] = newValue
-        }
-    }
-
-    func fill(_ x: Element) { base.update(repeating: x, count: count) }
 }
