@@ -5,6 +5,9 @@ struct SchemaNode: Sendable {
     let value: JSONValue
     let pointer: String
     let baseURI: SchemaURI
+    /// Made by walking the document to a schema position (not inside a keyword's map or list, not a
+    /// made-up location): a walk to a pointer below it may start here.
+    var atSchemaPosition = false
 }
 
 /// The schema document with every schema location numbered, and the `$id` / `$anchor` registry that
@@ -166,7 +169,17 @@ struct SchemaDocument: Sendable {
     mutating func child(_ parent: Int, _ path: String) throws(JSONSchemaCompileError) -> Int {
         let key = ChildPath(parent: parent, path: path)
         if let id = childByPath[key] { return id }
-        let id = try node(at: nodes[parent].pointer + path)
+        let pointer = nodes[parent].pointer + path
+        let id: Int
+        if let known = nodeByPointer[pointer] {
+            id = known
+        } else if nodes[parent].atSchemaPosition {
+            // From the parent itself, where `node(at:)` would find it again by looking up each prefix
+            // of the pointer (a Kubernetes schema's pointers run to hundreds of bytes, each hashed).
+            id = try walk(to: pointer, from: nodes[parent].value, base: nodes[parent].baseURI, rest: Substring(path))
+        } else {
+            id = try node(at: pointer)
+        }
         childByPath[key] = id
         return id
     }
@@ -177,18 +190,19 @@ struct SchemaDocument: Sendable {
         // Walk from the nearest known schema node above (most pointers asked for are a known schema's
         // child: walking from the root each time made lowering quadratic in the depth), else from the
         // root, tracking the base URI through schema positions.
-        var value = root
-        var base = SchemaDocument.defaultBase
+        if let (id, suffix) = nearestSchemaAbove(pointer) {
+            return try walk(to: pointer, from: nodes[id].value, base: nodes[id].baseURI, rest: suffix)
+        }
+        return try walk(to: pointer, from: root, base: baseAfter(root, base: SchemaDocument.defaultBase, isSchema: true), rest: Substring(pointer))
+    }
+
+    /// Makes the node at `pointer`, walking the tokens of `rest` from `value`, a schema position whose
+    /// base URI is `base` (the root, or a node made at a schema position above).
+    private mutating func walk(to pointer: String, from value: JSONValue, base: SchemaURI, rest: Substring) throws(JSONSchemaCompileError) -> Int {
+        var value = value
+        var base = base
         var isSchema = true
         var expect: SchemaKeywords.ChildKind? = nil
-        var rest = Substring(pointer)
-        if let (id, suffix) = nearestSchemaAbove(pointer) {
-            value = nodes[id].value
-            base = nodes[id].baseURI
-            rest = suffix
-        } else {
-            base = baseAfter(value, base: base, isSchema: true)
-        }
         for token in SchemaDocument.tokens(of: String(rest)) {
             var next: JSONValue? = nil
             var nextIsSchema = false
@@ -221,7 +235,7 @@ struct SchemaDocument: Sendable {
             if isSchema { base = baseAfter(value, base: base, isSchema: true) }
         }
         let id = nodes.count
-        nodes.append(SchemaNode(value: value, pointer: pointer, baseURI: base))
+        nodes.append(SchemaNode(value: value, pointer: pointer, baseURI: base, atSchemaPosition: isSchema && expect == nil))
         nodeByPointer[pointer] = id
         if isSchema && expect == nil { schemaNodeByPointer[pointer] = id }
         return id
