@@ -151,8 +151,8 @@ extension GrammarMatcher {
                 let d = node.depth - 1
                 let size = node.subtreeSize
                 if skipping {
-                    // Every token of a subtree over the class (the node's own among them), short enough,
-                    // is a member: already set.
+                    // Every token of a subtree over the class, or over its narrower one (the node's own
+                    // among them), short enough, is a member: already set.
                     if skip.unsafelyUnwrapped.covers(i, atDepth: d + 1) {
                         i += size
                         continue
