@@ -72,13 +72,21 @@ extension SchemaLowering {
     static func normalize(_ key: [Conjunct]) -> [Conjunct] {
         // One conjunct is its own normal form (most keys: a member's value, an item, a definition).
         if key.count <= 1 { return key }
-        var seen: [Int: Conjunct] = [:]
-        var others: Set<Conjunct> = []
-        for c in key {
-            guard c.mode == .full || c.mode == .keywords else { others.insert(c); continue }
-            if let s = seen[c.node] { if !c.full && s.full { seen[c.node] = c } } else { seen[c.node] = c }
+        // Sorted, each conjunct once, and a location's `.full` dropped where its `.keywords` is there
+        // (the keywords alone are the weaker requirement the conjunction already states; the sort puts
+        // them first). One sort and one pass: a dictionary by location and a set of the others, hashed
+        // and then sorted, were an eighth of the combination searches of large `oneOf` schemas.
+        let sorted = key.sorted()
+        var out: [Conjunct] = []
+        out.reserveCapacity(sorted.count)
+        for c in sorted {
+            if let last = out.last {
+                if last == c { continue }
+                if c.mode == .full && last.mode == .keywords && last.node == c.node { continue }
+            }
+            out.append(c)
         }
-        return (Array(seen.values) + others).sorted()
+        return out
     }
 
     /// Flattened form and merged facts of a conjunction (memoized, by the conjunction with its bare
