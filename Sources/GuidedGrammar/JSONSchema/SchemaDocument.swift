@@ -149,6 +149,9 @@ struct SchemaDocument: Sendable {
             }
         }
         if refHidesSiblings { return }
+        if draft.level >= JSONSchemaDraft.draft2019_09.level, o["unevaluatedProperties"] != nil || o["unevaluatedItems"] != nil {
+            unevaluatedHolders.append(pointer())
+        }
         try SchemaKeywords.forEachSubschema(in: o, draft: draft) { (key, member, child) throws(JSONSchemaCompileError) in
             path.append(SchemaDocument.escape(key))
             if let member { path.append(member) }
@@ -156,6 +159,12 @@ struct SchemaDocument: Sendable {
             try register(child, path: &path, base: base, isRoot: false)
         }
     }
+
+    /// The schema positions holding `unevaluatedProperties` or `unevaluatedItems` (drafts 2019-09 and
+    /// later), in document order: found by the walk that registers identifiers, so that the rewrite of
+    /// those keywords (`UnevaluatedRewrite`) need not walk the document again, building a pointer per
+    /// position, when there are none (most schemas).
+    private(set) var unevaluatedHolders: [String] = []
 
     /// Child nodes by parent and path below it ("/allOf/0"): every analysis that meets a location asks
     /// for the same children, and each time built and hashed the child's whole pointer.

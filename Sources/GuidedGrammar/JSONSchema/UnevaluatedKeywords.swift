@@ -37,8 +37,7 @@ struct UnevaluatedRewrite {
     /// Nil when the schema has no `unevaluated*` keyword its draft defines (the common case: one walk).
     static func rewriting(_ document: SchemaDocument, maxAlternatives: Int) throws(JSONSchemaCompileError) -> UnevaluatedRewrite? {
         guard document.draft.level >= JSONSchemaDraft.draft2019_09.level else { return nil }
-        var holders: [String] = []
-        collectHolders(document.root, pointer: "", draft: document.draft, into: &holders)
+        let holders = document.unevaluatedHolders
         if holders.isEmpty { return nil }
         var r = UnevaluatedRewrite(root: document.root, original: document, maxAlternatives: maxAlternatives)
         for p in holders { try r.rewrite(holder: p) }
@@ -50,17 +49,6 @@ struct UnevaluatedRewrite {
         self.root = root
         self.original = original
         self.maxAlternatives = maxAlternatives
-    }
-
-    // MARK: finding the keywords
-
-    private static func collectHolders(_ v: JSONValue, pointer: String, draft: JSONSchemaDraft, into out: inout [String]) {
-        guard case .object(let o) = v else { return }
-        if o["unevaluatedProperties"] != nil || o["unevaluatedItems"] != nil { out.append(pointer) }
-        SchemaKeywords.forEachSubschema(in: o, draft: draft) { key, member, child in
-            let p = pointer + "/" + SchemaDocument.escape(key) + (member.map { "/" + $0 } ?? "")
-            collectHolders(child, pointer: p, draft: draft, into: &out)
-        }
     }
 
     // MARK: one location
