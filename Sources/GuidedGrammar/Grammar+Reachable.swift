@@ -8,31 +8,15 @@ extension Grammar {
     /// attribute (a counted length) silently dropped the bound it carries from every schema that also
     /// left an unreachable rule behind (a string's `maxLength` beside a pattern, inside an object).
     func prunedToReachable() -> Grammar {
-        var reachable: [Int] = [start.index]
-        // New index of each old rule, -1 while unreached (an array: this runs over every reference).
-        var index = [Int](repeating: -1, count: rules.count)
-        index[start.index] = 0
-        // Per rule, the highest rule number its body refers to: a body referring only below the new
-        // count refers to no moved rule and is kept as it is, without a second walk.
-        var highest = [Int](repeating: -1, count: rules.count)
-        // The walk sees every kept body, so it also tells `usesTokens` (a second whole walk otherwise,
-        // 2-3 % of a large schema's compile).
-        var namesTokens = false
-        var current = 0
-        func scan(_ e: GrammarExpr) {
-            switch e {
-            case .rule(let r):
-                if r.index > highest[current] { highest[current] = r.index }
-                if index[r.index] < 0 { index[r.index] = reachable.count; reachable.append(r.index) }
-            case .sequence(let parts), .choice(let parts): parts.forEach(scan)
-            case .repeat(let inner, _, _): scan(inner)
-            case .tokenBudget(let body, _, let then): namesTokens = true; scan(body); scan(then)
-            case .token: namesTokens = true
-            case .empty, .nothing, .bytes, .byteSet: break
-            }
-        }
+        var walk = ReachableWalk(ruleCount: rules.count, start: start.index)
         var i = 0
-        while i < reachable.count { current = reachable[i]; scan(rules[current].body); i += 1 }
+        while i < walk.reachable.count {
+            walk.current = walk.reachable[i]
+            walk.scan(rules[walk.current].body)
+            i += 1
+        }
+        var reachable = walk.reachable, index = walk.index
+        let highest = walk.highest, namesTokens = walk.namesTokens
         if reachable.count == rules.count && start.index == 0 {
             var same = self
             same.knownTokenFree = !namesTokens && excludedTokens.isEmpty
@@ -90,5 +74,43 @@ extension Grammar {
         var pruned = Grammar(rules: kept, excludedTokens: excludedTokens)
         pruned.knownTokenFree = !namesTokens && excludedTokens.isEmpty
         return pruned
+    }
+}
+
+/// The reachable rules as `Grammar.prunedToReachable` finds them. A struct passed `inout`, not variables
+/// a nested function captures: captured, each access to them was checked for exclusivity at run time
+/// (a tenth of this walk, which reads every kept body of a large schema's grammar).
+private struct ReachableWalk {
+    /// The rules reached, in the order found (the start first).
+    var reachable: [Int]
+    /// New index of each old rule, -1 while unreached (an array: this runs over every reference).
+    var index: [Int]
+    /// Per rule, the highest rule number its body refers to: a body referring only below the new
+    /// count refers to no moved rule and is kept as it is, without a second walk.
+    var highest: [Int]
+    /// The walk sees every kept body, so it also tells `usesTokens` (a second whole walk otherwise,
+    /// 2-3 % of a large schema's compile).
+    var namesTokens = false
+    /// The rule whose body is being read.
+    var current = 0
+
+    init(ruleCount: Int, start: Int) {
+        reachable = [start]
+        index = [Int](repeating: -1, count: ruleCount)
+        index[start] = 0
+        highest = [Int](repeating: -1, count: ruleCount)
+    }
+
+    mutating func scan(_ e: GrammarExpr) {
+        switch e {
+        case .rule(let r):
+            if r.index > highest[current] { highest[current] = r.index }
+            if index[r.index] < 0 { index[r.index] = reachable.count; reachable.append(r.index) }
+        case .sequence(let parts), .choice(let parts): for p in parts { scan(p) }
+        case .repeat(let inner, _, _): scan(inner)
+        case .tokenBudget(let body, _, let then): namesTokens = true; scan(body); scan(then)
+        case .token: namesTokens = true
+        case .empty, .nothing, .bytes, .byteSet: break
+        }
     }
 }
