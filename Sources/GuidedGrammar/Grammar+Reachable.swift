@@ -15,7 +15,8 @@ extension Grammar {
             walk.scan(rules[walk.current].body)
             i += 1
         }
-        var reachable = walk.reachable, index = walk.index
+        let reachable = walk.reachable
+        var index = walk.index
         let highest = walk.highest, namesTokens = walk.namesTokens
         if reachable.count == rules.count && start.index == 0 {
             var same = self
