@@ -34,9 +34,9 @@ struct UnevaluatedRewrite {
 
     static func key(_ pointer: String, _ keyword: String) -> String { pointer + "\u{0}" + keyword }
 
-    /// Nil when the schema has no `unevaluated*` keyword its draft defines (the common case: one walk).
+    /// Nil when the schema has no `unevaluated*` keyword its draft defines (the common case: the
+    /// document's registration walk found none, `SchemaDocument.unevaluatedHolders`, and nothing is walked).
     static func rewriting(_ document: SchemaDocument, maxAlternatives: Int) throws(JSONSchemaCompileError) -> UnevaluatedRewrite? {
-        guard document.draft.level >= JSONSchemaDraft.draft2019_09.level else { return nil }
         let holders = document.unevaluatedHolders
         if holders.isEmpty { return nil }
         var r = UnevaluatedRewrite(root: document.root, original: document, maxAlternatives: maxAlternatives)
