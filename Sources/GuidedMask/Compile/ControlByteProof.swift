@@ -72,7 +72,7 @@ struct ControlByteProof {
     }
 
     /// True when every member of `set` (a deterministic state's NFA states) is proved.
-    mutating func holds(for set: [Int32], nfa: GrammarNFA) -> Bool {
+    mutating func holds(for set: some Collection<Int32>, nfa: GrammarNFA) -> Bool {
         for s in set {
             switch known[Int(s)] {
             case 1: continue

@@ -245,7 +245,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     var statistics: (states: Int, transitions: Int, bytes: Int) {
         builder.withLock { b in
             (b.stateCount - 1, b.entryCount,
-             b.stateCount * (classCount * 4 + 5) + b.callCount * 8 + b.setBytes + b.beyondSetBytes + nfaStateCount * 24)
+             b.stateCount * (classCount * 4 + 5) + b.callCount * 8 + b.setBytes + b.beyondSetBytes + b.partialRowBytes
+                 + nfaStateCount * 24)
         }
     }
 }
@@ -263,7 +264,7 @@ private struct Builder {
     let exhausted: ExhaustionFlag
 
     /// NFA set of each state (state 0: the placeholder), in closure order, not sorted.
-    var sets: [[Int32]] = [[]]
+    var sets = StateSets()
     /// Members written so far, in states of a member-set rule (`GrammarRule.tracksMembers`); 0 elsewhere.
     /// Part of a state's identity: the same NFA set with other members written is another state.
     var presence: [UInt64] = [0]
@@ -272,6 +273,7 @@ private struct Builder {
     var beyond: [Int32] = [0]
     private var beyondSets: MemberBitsBeyondTable
     var beyondSetBytes: Int { beyondSets.bytes }
+    var partialRowBytes: Int { partial.bytes }
     /// Order-independent hash of each state's set (see `closure`).
     private var setHashes: [UInt64] = [0]
     /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).
@@ -288,7 +290,7 @@ private struct Builder {
     private var generation: UInt32 = 0
     /// Per state (by id), its row while some of its groups are not made yet. An array, not a dictionary
     /// keyed by state: hashing the key twice per transition made was a tenth of making states.
-    private var partial: [PartialRow?] = [nil]
+    private var partial = PartialRows()
     /// Scratch of `makePartialRow`: the NFA targets of every class laid out flat, and where each starts.
     private var flatTargets: [Int32] = []
     private var classStart: [Int32] = []
@@ -452,7 +454,7 @@ private struct Builder {
         let id = Int32(stateCount)
         stateCount += 1
         table[slot] = id
-        sets.append(Array(closureSet[0..<c.count]))
+        sets.append(closureSet, count: c.count)
         setHashes.append(hash)
         presence.append(p)
         beyond.append(b)
@@ -551,24 +553,20 @@ private struct Builder {
     mutating func buildEntry(_ q: Int32, _ cls: Int) -> Int32 {
         let slot = next + (Int(q) * classCount + cls)
         if slot.pointee != 0 { return slot.pointee }
-        // Taken out of `partial` while in use, so its arrays are not copied when it is changed.
         var row: PartialRow
-        if Int(q) >= partial.count { partial.append(contentsOf: repeatElement(nil, count: max(Int(q) + 1 - partial.count, partial.count))) }
-        if let known = partial[Int(q)] {
+        if let known = partial.row(of: Int(q)) {
             row = known
-            partial[Int(q)] = nil
         } else {
             row = makePartialRow(q)
             if slot.pointee != 0 {   // a class without transition: written as -1
-                if row.remaining > 0 { partial[Int(q)] = row }
+                partial.setRow(row, of: Int(q))
                 return slot.pointee
             }
         }
         let g = row.groupOf[cls]
         let lo = Int(row.start[Int(g)]), hi = Int(row.start[Int(g) + 1])
-        let reached = row.members.withUnsafeBufferPointer {
-            closure(UnsafeBufferPointer(rebasing: $0[lo..<hi]), written: presence[Int(q)], beyond: beyond[Int(q)])
-        }
+        let reached = closure(UnsafeBufferPointer(start: row.targets + lo, count: hi - lo),
+                              written: presence[Int(q)], beyond: beyond[Int(q)])
         var value = reached.count == 0 && nfa.hasMemberSets ? -1 : intern(reached, presence: presence[Int(q)], beyond: beyond[Int(q)]) ?? -1
         completePending()
         // In a member-set rule, a member's name leads to the call that writes it; once it is written,
@@ -581,7 +579,7 @@ private struct Builder {
         for c in 0..<classCount where row.groupOf[c] == g { guided_store_i32(entries + c, value) }
         entryCount += 1
         row.remaining -= 1
-        if row.remaining > 0 { partial[Int(q)] = row }
+        partial.setRow(row, of: Int(q))
         return value
     }
 
@@ -629,7 +627,14 @@ private struct Builder {
         // members in a small open-addressed table (scratch, cleared after use): hashing whole arrays
         // through a Dictionary was a quarter of making a state, and a key position of a large object
         // makes hundreds of states in its first mask.
-        var row = PartialRow(groupOf: [UInt16](repeating: UInt16.max, count: classes), members: [], start: [0], remaining: 0)
+        // The row goes into the builder's arenas, each part taken at its largest size (every class its
+        // own group) and shortened once the groups are known.
+        let groupOf = partial.groupArena.take(classes)
+        groupOf.initialize(repeating: UInt16.max, count: classes)
+        let start = partial.startArena.take(classes + 1)
+        let targets = partial.targetArena.take(total)
+        start[0] = 0
+        var groupCount = 0
         var slots = 16
         while slots < 2 * classes { slots <<= 1 }
         if groupSlots.count < slots { groupSlots = [Int32](repeating: -1, count: slots) }
@@ -652,7 +657,7 @@ private struct Builder {
                     var k = 0
                     while k < count && flat[prevLo + k] == flat[lo + k] { k += 1 }
                     if k == count {
-                        row.groupOf[c] = UInt16(prevGroup)
+                        groupOf[c] = UInt16(prevGroup)
                         prevLo = lo; prevHi = hi
                         continue
                     }
@@ -663,9 +668,8 @@ private struct Builder {
                 var found = -1
                 while groupSlots[slot] >= 0 {
                     let g = Int(groupSlots[slot])
-                    let gLo = Int(row.start[g]), gHi = Int(row.start[g + 1])
-                    if groupHashes[g] == h && gHi - gLo == count
-                        && row.members.withUnsafeBufferPointer({ m in (0..<count).allSatisfy { m[gLo + $0] == flat[lo + $0] } }) {
+                    let gLo = Int(start[g]), gHi = Int(start[g + 1])
+                    if groupHashes[g] == h && gHi - gLo == count && (0..<count).allSatisfy({ targets[gLo + $0] == flat[lo + $0] }) {
                         found = g
                         break
                     }
@@ -676,28 +680,68 @@ private struct Builder {
                     groupSlots[slot] = Int32(found)
                     usedSlots.append(Int32(slot))
                     groupHashes.append(h)
-                    row.members.append(contentsOf: UnsafeBufferPointer(start: flat + lo, count: count))
-                    row.start.append(Int32(row.members.count))
+                    (targets + Int(start[found])).update(from: flat + lo, count: count)
+                    start[found + 1] = start[found] + Int32(count)
+                    groupCount += 1
                 }
-                row.groupOf[c] = UInt16(found)
+                groupOf[c] = UInt16(found)
                 prevLo = lo; prevHi = hi; prevGroup = found
             }
         }
         for slot in usedSlots { groupSlots[Int(slot)] = -1 }
-        row.remaining = groupHashes.count
-        return row
+        partial.startArena.shortenLast(by: classes - groupCount)
+        partial.targetArena.shortenLast(by: total - Int(start[groupCount]))
+        return PartialRow(groupOf: groupOf, start: start, targets: targets, remaining: groupCount)
     }
 }
 
-/// The classes of one state grouped by NFA targets, until every group's transition is made.
-private struct PartialRow {
-    /// Group of each class (`UInt16.max`: no transition, already written as -1).
-    var groupOf: [UInt16]
-    /// Targets of group g: `members[start[g] ..< start[g + 1]]`.
-    var members: [Int32]
-    var start: [Int32]
-    var remaining: Int
+/// The NFA set of every state (state 0, the placeholder, has the empty set), in an arena: an array per
+/// state was an allocation for every state made, a tenth of a key position's first visit.
+struct StateSets {
+    private let arena = BumpArena<Int32>()
+    private var sets: [UnsafeBufferPointer<Int32>] = [UnsafeBufferPointer(start: nil, count: 0)]
 
+    var count: Int { sets.count }
+    var bytes: Int { arena.bytes + sets.count * 16 }
+
+    subscript(id: Int) -> UnsafeBufferPointer<Int32> { sets[id] }
+
+    /// Adds the set of the next state: the first `count` members of `list`.
+    mutating func append(_ list: [Int32], count: Int) {
+        let run = arena.take(count)
+        list.withUnsafeBufferPointer { run.initialize(from: $0.baseAddress!, count: count) }
+        sets.append(UnsafeBufferPointer(start: run, count: count))
+    }
+}
+
+/// The classes of one state grouped by NFA targets, until every group's transition is made; its parts
+/// lie in `PartialRows`' arenas.
+private struct PartialRow {
+    /// Group of each class (`UInt16.max`: no transition, already written as -1): `classCount` entries.
+    let groupOf: UnsafeMutablePointer<UInt16>
+    /// Group g's targets: `targets[start[g] ..< start[g + 1]]`.
+    let start: UnsafeMutablePointer<Int32>
+    let targets: UnsafeMutablePointer<Int32>
+    var remaining: Int
+}
+
+/// The rows of the states made so far, by state id, and the arenas that hold them. A row's space is not
+/// reused once its groups are all made: most rows never are (a trie walk tries a few classes of most
+/// states it reaches), and a per-row allocation was what the arenas replace.
+private struct PartialRows {
+    let groupArena = BumpArena<UInt16>()
+    let startArena = BumpArena<Int32>()
+    let targetArena = BumpArena<Int32>()
+    private var rows: [PartialRow?] = []
+
+    func row(of q: Int) -> PartialRow? { q < rows.count ? rows[q] : nil }
+
+    mutating func setRow(_ row: PartialRow, of q: Int) {
+        if q >= rows.count { rows.append(contentsOf: repeatElement(nil, count: max(q + 1 - rows.count, rows.count))) }
+        rows[q] = row
+    }
+
+    var bytes: Int { groupArena.bytes + startArena.bytes + targetArena.bytes + rows.count * 32 }
 }
 
 /// Set when the automaton could not be completed within its limits. Shared by the builder (which sets

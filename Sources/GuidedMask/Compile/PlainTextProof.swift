@@ -83,7 +83,7 @@ final class PlainTextProof {
     /// `totalWork`: the grammar's budget for all explorations (`maxTotalWork`, scaled). `pairLimit`: a
     /// smaller limit on the pairs of this question's explorations, for a caller that asks on a guess and
     /// has a cheaper check to fall back on (a state abandoned at it stays unknown for full questions).
-    func anyReadsAllPlainText(_ set: [Int32], nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
+    func anyReadsAllPlainText(_ set: some Collection<Int32>, nfa: GrammarNFA, sliceEdges: [[(cls: Int, u: UInt8)]],
                                        totalWork: Int = maxTotalWork, pairLimit: Int? = nil) -> Bool {
         questionPairLimit = min(pairLimit ?? self.pairLimit, self.pairLimit)
         let limited = questionPairLimit < self.pairLimit
@@ -111,7 +111,7 @@ final class PlainTextProof {
     /// True when some member of `set` is already known to read every plain string, without exploring:
     /// a question that costs a lookup per member. (Every state of a region an exploration proved is
     /// known, so after a key position's first proof each later prefix of a name in its trie is too.)
-    func anyKnownToReadAllPlainText(_ set: [Int32], nfa: GrammarNFA) -> Bool {
+    func anyKnownToReadAllPlainText(_ set: some Collection<Int32>, nfa: GrammarNFA) -> Bool {
         set.contains { known[Int(Self.passThrough($0, nfa: nfa))] == 1 }
     }
 
