@@ -43,7 +43,7 @@ public final class VocabularyIndex: @unchecked Sendable {
     private struct GapKey: Hashable { var excluded: ASCIISet; var maxCharacters: Int }
     /// Token sets of printable ASCII classes, and the trie summaries that let a walk skip them.
     let classSlices: ClassSlices
-    /// `plainTails(after:)` made so far, by r.
+    /// `plainTails(after:)`, by r (all of them, once `init` is done).
     private let plainTailGroups = Locked<[Int: SuffixGroups]>([:])
     /// `quoteTokens`, once made.
     private let quoteIndex = Locked<QuoteTokens?>(nil)
@@ -97,6 +97,10 @@ public final class VocabularyIndex: @unchecked Sendable {
         // Index r is the room r; index 0 is never used (`exactRoom` finds a room of at least 1).
         exactSlices = (0..<Self.exactSliceBound).map { TokenSlice(plainUpTo: $0, counts: counts, sharing: built[0]) }
         classSlices = ClassSlices(trie: trie, vocabulary: vocabulary, maskWords: maskWords)
+        // Every room's tails, made here with the rest of the index (Qwen2: 10 ms for the fifteen, 590k
+        // pairs). Made on first use, each cost 0.2-1.5 ms in the first mask that had its room at a
+        // block end, whichever schema that was: a spike a server would see in some request.
+        for r in 1..<Self.exactSliceBound { _ = plainTails(after: r) }
     }
 
     deinit {
@@ -186,8 +190,8 @@ public final class VocabularyIndex: @unchecked Sendable {
     /// its first r characters, grouped (`SuffixGroups`): what goes on in the caller at the end of a
     /// rule that returns after exactly r more characters (the last positions of a long string's block,
     /// `LongRepeatBlocks`), when the caller may read any plain character next. Every grammar and state
-    /// with that room shares them: made on first use (1-2.5 ms for Qwen2's 40-130k tails), at most
-    /// `exactSliceBound - 1` of them per vocabulary.
+    /// with that room shares them: all are made when the index is (`init`; 0.2-1.5 ms each for Qwen2's
+    /// 1-130k tails).
     func plainTails(after r: Int) -> SuffixGroups {
         precondition(r >= 1 && r < Self.exactSliceBound)
         if let known = plainTailGroups.withLock({ $0[r] }) { return known }
@@ -228,7 +232,7 @@ public final class VocabularyIndex: @unchecked Sendable {
         }
     }
 
-    /// The rooms r whose `plainTails(after:)` were made so far.
+    /// The rooms r whose `plainTails(after:)` are made.
     var plainTailsMade: [Int] { plainTailGroups.withLock { $0.keys.sorted() } }
 
     /// False when some excluded character alone leaves more than `maxGapTokens` plain tokens to a gap
