@@ -16,17 +16,17 @@
 /// and 22,000 closure states, 0.8 ms) is given up once instead of explored again from each of its states.
 struct ControlByteProof {
     /// Per NFA state: 0 not known, 1 proved, 2 not proved.
-    private var known: [UInt8]
+    private let known: ZeroedTable<UInt8>
     /// Pairs (state, position) of the exploration under way, in order, and which are taken: per NFA
-    /// state the start of its ten position slots in `slotTaken` (-1 none yet), given out as the
+    /// state the start of its ten position slots in `slotTaken` plus one (0: none yet), given out as the
     /// exploration meets the state and cleared after it (a table of ten slots per NFA state would be
     /// megabytes for a large schema, and a hashed set cost more than the exploration's other work).
     private var pairs: [(state: Int32, u: UInt8)] = []
-    private var slotBase: [Int32]
+    private let slotBase: ZeroedTable<Int32>
     private var slotTaken: [Bool] = []
     private var slotStates: [Int32] = []
     /// Per NFA state: `stamp` when it is in the ε-closure being made.
-    private var closureMark: [UInt32]
+    private let closureMark: ZeroedTable<UInt32>
     private var stamp: UInt32 = 0
     private var closure: [Int32] = []
     /// The positions plain bytes of class `cls` lead to from position `u`:
@@ -45,9 +45,9 @@ struct ControlByteProof {
     /// `sliceEdges[u]`: the (class, next position) pairs of `SliceUTF8` position `u`; `classOf`: the
     /// byte class of each byte.
     init(stateCount: Int, classCount: Int, sliceEdges: [[(cls: Int, u: UInt8)]], classOf: [UInt8]) {
-        known = [UInt8](repeating: 0, count: stateCount)
-        closureMark = [UInt32](repeating: 0, count: stateCount)
-        slotBase = [Int32](repeating: -1, count: stateCount)
+        known = ZeroedTable(count: stateCount)
+        closureMark = ZeroedTable(count: stateCount)
+        slotBase = ZeroedTable(count: stateCount)
         self.classCount = classCount
         // A counting sort of the (position, class) pairs: two allocations, not one array per pair (made
         // at the first question of every grammar).
@@ -86,7 +86,7 @@ struct ControlByteProof {
     private mutating func nextStamp() -> UInt32 {
         stamp &+= 1
         if stamp == 0 {
-            for i in closureMark.indices { closureMark[i] = 0 }
+            closureMark.clear()
             stamp = 1
         }
         return stamp
@@ -97,16 +97,16 @@ struct ControlByteProof {
         var overBudget = false
         var closureStates = 0
         defer {
-            for x in slotStates { slotBase[Int(x)] = -1 }
+            for x in slotStates { slotBase[Int(x)] = 0 }
             slotStates.removeAll(keepingCapacity: true)
             slotTaken.removeAll(keepingCapacity: true)
         }
         func visit(_ s: Int32, _ u: UInt8) -> Bool {
-            var base = Int(slotBase[Int(s)])
+            var base = Int(slotBase[Int(s)]) - 1
             if base < 0 {
                 base = slotTaken.count
                 slotTaken.append(contentsOf: repeatElement(false, count: textStates))
-                slotBase[Int(s)] = Int32(base)
+                slotBase[Int(s)] = Int32(base + 1)
                 slotStates.append(s)
             }
             if slotTaken[base + Int(u)] { return true }

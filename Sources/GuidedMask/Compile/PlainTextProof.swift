@@ -25,7 +25,7 @@
 /// asks it under the automaton's lock.
 final class PlainTextProof {
     /// Per NFA state, at a character boundary: 0 not known, 1 reads every plain string, 2 does not.
-    private let known: ScratchList<UInt8>
+    private let known: ZeroedTable<UInt8>
     /// Regions abandoned at the budget (their start stays unknown and is not retried).
     private var abandoned: Set<Int32> = []
     /// Regions abandoned at a caller's smaller pair limit (`anyReadsAllPlainText(pairLimit:)`): not
@@ -34,10 +34,10 @@ final class PlainTextProof {
     /// The pair limit of the question under way (`pairLimit`, or the caller's smaller one).
     private var questionPairLimit: Int
     /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
-    /// position) start in the exploration's slots (-1 none yet), the marks of the ε-closure search, and
-    /// per byte class the head of its list of targets.
-    private let pairBase: ScratchList<Int32>
-    private let mark: ScratchList<UInt32>
+    /// position) start in the exploration's slots, plus one (0: none yet, as a `ZeroedTable` reads),
+    /// and the marks of the ε-closure search; per byte class the head of its list of targets.
+    private let pairBase: ZeroedTable<Int32>
+    private let mark: ZeroedTable<UInt32>
     private var generation: UInt32 = 0
     private let classHead: ScratchList<Int32>
     /// Per byte class, for the pair being expanded: `classStamp == stamp` when some edge reads it, and
@@ -70,9 +70,9 @@ final class PlainTextProof {
     init(stateCount: Int, classCount: Int, pairLimit: Int = maxPairs) {
         self.pairLimit = pairLimit
         questionPairLimit = pairLimit
-        known = ScratchList(repeating: 0, count: stateCount)
-        pairBase = ScratchList(repeating: -1, count: stateCount)
-        mark = ScratchList(repeating: 0, count: stateCount)
+        known = ZeroedTable(count: stateCount)
+        pairBase = ZeroedTable(count: stateCount)
+        mark = ZeroedTable(count: stateCount)
         classHead = ScratchList(repeating: -1, count: classCount)
         classStamp = ScratchList(repeating: 0, count: classCount)
         classSingle = ScratchList(repeating: -1, count: classCount)
@@ -152,7 +152,7 @@ final class PlainTextProof {
             next += 1
             // The ε-closure of s within live states (ε-edges stay inside the rule).
             generation &+= 1
-            if generation == 0 { mark.fill(0); generation = 1 }
+            if generation == 0 { mark.clear(); generation = 1 }
             closure.removeAll()
             closure.append(s); mark[Int(s)] = generation
             var i = 0
@@ -283,9 +283,9 @@ final class PlainTextProof {
 /// The pairs of one exploration, numbered in order of discovery: per pair its NFA state, its position
 /// in a UTF-8 character, and the last pair that required it alone (`requiredBy`, so a pair states a
 /// requirement once per successor). Per NFA state, the pair numbers of its positions lie in `slots`
-/// from the proof's `pairBase` on; the region gives every base it set back (-1) when it ends, also that
-/// of a state whose pairs stayed unnumbered past the limit: a stale base would index the emptied slots
-/// of the next exploration.
+/// from the proof's `pairBase` on (stored plus one: 0 is none); the region gives every base it set back
+/// (0) when it ends, also that of a state whose pairs stayed unnumbered past the limit: a stale base
+/// would index the emptied slots of the next exploration.
 private struct Region: ~Copyable {
     var state = ScratchList<Int32>(capacity: 256)
     var position = ScratchList<UInt8>(capacity: 256)
@@ -301,7 +301,7 @@ private struct Region: ~Copyable {
     }
 
     deinit {
-        for k in 0..<slotted.count { pairBase[Int(slotted[k])] = -1 }
+        for k in 0..<slotted.count { pairBase[Int(slotted[k])] = 0 }
     }
 
     var count: Int { state.count }
@@ -309,11 +309,11 @@ private struct Region: ~Copyable {
     /// The number of pair (s, u), numbered now if new; nil past the limit.
     @inline(__always)
     mutating func number(_ s: Int32, _ u: UInt8) -> Int32? {
-        var base = Int(pairBase[Int(s)])
+        var base = Int(pairBase[Int(s)]) - 1
         if base < 0 {
             base = slots.count
             slots.append(-1, times: SliceUTF8.stateCount)
-            pairBase[Int(s)] = Int32(base)
+            pairBase[Int(s)] = Int32(base + 1)
             slotted.append(s)
         }
         let known = slots[base + Int(u)]
