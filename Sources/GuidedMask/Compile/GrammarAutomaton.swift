@@ -696,7 +696,8 @@ private struct Builder {
 }
 
 /// The NFA set of every state (state 0, the placeholder, has the empty set), in an arena: an array per
-/// state was an allocation for every state made, a tenth of a key position's first visit.
+/// state was an allocation for every state made (with the rows' arrays, malloc was a fifth of making a
+/// state).
 struct StateSets {
     private let arena = BumpArena<Int32>()
     private var sets: [UnsafeBufferPointer<Int32>] = [UnsafeBufferPointer(start: nil, count: 0)]
@@ -708,6 +709,7 @@ struct StateSets {
 
     /// Adds the set of the next state: the first `count` members of `list`.
     mutating func append(_ list: [Int32], count: Int) {
+        guard count > 0 else { sets.append(UnsafeBufferPointer(start: nil, count: 0)); return }
         let run = arena.take(count)
         list.withUnsafeBufferPointer { run.initialize(from: $0.baseAddress!, count: count) }
         sets.append(UnsafeBufferPointer(start: run, count: count))
