@@ -698,12 +698,12 @@ private struct Builder {
 /// The NFA set of every state (state 0, the placeholder, has the empty set), in an arena: an array per
 /// state was an allocation for every state made (with the rows' arrays, malloc was a fifth of making a
 /// state).
-struct StateSets {
+private struct StateSets {
     private let arena = BumpArena<Int32>()
     private var sets: [UnsafeBufferPointer<Int32>] = [UnsafeBufferPointer(start: nil, count: 0)]
 
     var count: Int { sets.count }
-    var bytes: Int { arena.bytes + sets.count * 16 }
+    var bytes: Int { arena.bytes + sets.count * MemoryLayout<UnsafeBufferPointer<Int32>>.stride }
 
     subscript(id: Int) -> UnsafeBufferPointer<Int32> { sets[id] }
 
@@ -743,7 +743,7 @@ private struct PartialRows {
         rows[q] = row
     }
 
-    var bytes: Int { groupArena.bytes + startArena.bytes + targetArena.bytes + rows.count * 32 }
+    var bytes: Int { groupArena.bytes + startArena.bytes + targetArena.bytes + rows.count * MemoryLayout<PartialRow?>.stride }
 }
 
 /// Set when the automaton could not be completed within its limits. Shared by the builder (which sets
