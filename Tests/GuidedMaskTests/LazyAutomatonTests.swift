@@ -1,6 +1,6 @@
 import Testing
 import GuidedGrammar
-import GuidedMask
+@testable import GuidedMask
 import GuidedTokenizers
 
 /// The lazily built automaton and the token slices, on cases where the answer is known exactly.
@@ -55,6 +55,35 @@ import GuidedTokenizers
         #expect(try S.allowed(&m) == [30])
         try m.accept(token: 30)
         #expect(try S.allowed(&m) == [31])
+    }
+
+    /// A rule's start state is made when a state that calls it is made, not at compile: a large schema
+    /// has hundreds of rules and a first mask enters a few. `x` and `y` are recursive, so they stay
+    /// called rules; the text never reads `b`, so the state that calls `y` is never made, nor y's start.
+    @Test func ruleStartsAreMadeWhenFirstCalled() throws {
+        //                         0    1    2    3    4: </s>
+        let vocab = S.vocabulary(["a", "(", ")", "x"])
+        let g = try S.compiled(gbnf: """
+            root ::= "a" x | "b" y
+            x ::= "(" x ")" | "x"
+            y ::= "[" y "]" | "y"
+            """, vocab)
+        #expect(g.keptRules == ["root", "x", "y"])
+        func rules() -> [Int?] { (1...g.stateCount).map { g.automaton.ruleIndex(of: Int32($0)) } }
+        // Root's start only: its call edges come after a byte.
+        #expect(rules() == [0])
+        var m = GrammarMatcher(g)
+        try m.accept(token: 0)
+        // The state after `a`, whose call edge made x's start and the state x returns to.
+        #expect(rules() == [0, 0, 0, 1])
+        #expect(try S.allowed(&m) == [1, 3])
+        try m.accept(token: 1)
+        #expect(try S.allowed(&m) == [1, 3])
+        try m.accept(token: 3)
+        #expect(try S.allowed(&m) == [2])
+        try m.accept(token: 2)
+        #expect(try S.allowed(&m) == [4])
+        #expect(!rules().contains(2))
     }
 
     /// Every position of a long bounded string is its own state. Entries that take a slice keep only the

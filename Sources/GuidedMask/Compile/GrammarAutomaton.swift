@@ -13,22 +13,25 @@ import Synchronization
 /// every stack that survives a byte can still be completed: "some stack survives" means exactly "the
 /// bytes so far are a prefix of a sentence of the grammar".
 ///
-/// Compiling makes only the rules' start states. A transition is computed the first time a matcher reads
-/// a byte of its class in its state (`materialize`), so a large JSON Schema costs at compile time what its
-/// NFA costs, and at run time what the matchers actually visit (a trie walk in a state typically tries
-/// a few byte classes of most states it reaches, not all of them). The tables are reserved at their maximum
-/// size up front (zero-filled pages the kernel maps only when touched, recycled across grammars by
-/// `ZeroedRegions`) so they never move while matchers read them without a lock.
+/// Compiling makes only the grammar's start state (with those its call edges name: callees' starts and
+/// return states); another rule's start is made with the first state that calls it. A transition is
+/// computed the first time a matcher reads a byte of its class in its state (`materialize`), so a large
+/// JSON Schema costs at compile time what its NFA costs, and at run time what the matchers actually
+/// visit (a trie walk in a state typically tries a few byte classes of most states it reaches, not all
+/// of them). The tables are reserved at their maximum size up front (zero-filled pages the kernel maps
+/// only when touched, recycled across grammars by `ZeroedRegions`) so they never move while matchers
+/// read them without a lock.
 final class GrammarAutomaton: @unchecked Sendable {
     // @unchecked: the raw tables are written only inside `builder`'s lock, and only in rows/entries no
     // reader can reach yet: a row entry pointing to a new state is stored after the state's flags and
-    // calls are complete, and a reader reaches a state only through such an entry (or through the
-    // start states made in `init`). Readers that see an entry still zero take the lock. The writer
-    // puts a release fence before publishing; the reader's loads of the state depend on the entry's
-    // value (address dependency), which orders them on every architecture Swift targets. Every store
-    // to the tables after `init` and every lock-free load is a relaxed atomic (CGuidedAtomics): the
-    // same instructions as plain accesses, but no data race in the memory model, and ThreadSanitizer
-    // checks the rest of the engine without a suppression.
+    // calls are complete, and a reader reaches a state only through such an entry, the start state
+    // made in `init`, or a call edge of a state it reached (a callee's start state is made and completed
+    // with the state whose call edge names it, before that state is published). Readers that see an
+    // entry still zero take the lock. The writer puts a release fence before publishing; the reader's
+    // loads of the state depend on the entry's value (address dependency), which orders them on every
+    // architecture Swift targets. Every store to the tables after `init` and every lock-free load is a
+    // relaxed atomic (CGuidedAtomics): the same instructions as plain accesses, but no data race in the
+    // memory model, and ThreadSanitizer checks the rest of the engine without a suppression.
     static let accepting: UInt8 = 1
     static let hasBytes: UInt8 = 2
     static let hasCalls: UInt8 = 4
@@ -118,8 +121,8 @@ final class GrammarAutomaton: @unchecked Sendable {
         exhausted = ExhaustionFlag()
         var b = Builder(nfa: nfa, classCount: classes.count, capacity: capacity, maxCalls: callEdges,
                         next: next, flags: flags, callStart: callStart, calls: calls, exhausted: exhausted)
-        b.makeRuleStarts()
-        let start = b.ruleStartState[0]
+        let start = b.startState(ofRule: 0)
+        b.completePending()
         let failed = b.exhausted.isSet
         builder = Locked(b)
         guard start > 0, !failed else {
@@ -278,7 +281,8 @@ private struct Builder {
     private var setHashes: [UInt64] = [0]
     /// Open-addressed table of state ids by set hash (0: empty slot; a power of two long).
     private var table = [Int32](repeating: 0, count: 1024)
-    var ruleStartState: [Int32] = []
+    /// Per kept rule: its start state, 0 until made (`startState(ofRule:)`).
+    private(set) var ruleStartState: [Int32]
     var stateCount = 1
     var entryCount = 0
     var callCount = 0
@@ -321,6 +325,7 @@ private struct Builder {
         self.calls = calls
         self.exhausted = exhausted
         mark = [UInt32](repeating: 0, count: nfa.stateCount)
+        ruleStartState = [Int32](repeating: 0, count: nfa.ruleStart.count)
         beyondSets = MemberBitsBeyondTable(width: nfa.beyondWords)
         futuresHolder = nfa.memberFutures.map(FuturesHolder.init)
     }
@@ -361,14 +366,21 @@ private struct Builder {
                                                pairLimit: pairLimit)
     }
 
-    mutating func makeRuleStarts() {
-        for k in 0..<nfa.ruleStart.count {
-            guard nfa.productive[k] else { ruleStartState.append(-1); continue }
-            let start = [nfa.ruleStart[k]]
-            let c = start.withUnsafeBufferPointer { closure($0) }
-            ruleStartState.append(intern(c, presence: 0, beyond: 0) ?? -1)
-        }
-        completePending()
+    /// The start state of kept rule `k`, made on first need: the grammar's at init, any other rule's when
+    /// a state that calls it is completed. A large schema has hundreds of rules and a first mask enters a
+    /// few; making every start at init (with the return states of their calls, and the member futures of
+    /// each member-set rule) was about a sixth of compiling a Kubernetes schema's automaton. -1 for a rule
+    /// that derives nothing, or when the state limit is reached. The state is completed with the pending
+    /// ones (`completePending`).
+    mutating func startState(ofRule k: Int) -> Int32 {
+        let known = ruleStartState[k]
+        if known != 0 { return known }
+        guard nfa.productive[k] else { ruleStartState[k] = -1; return -1 }
+        var entry = nfa.ruleStart[k]
+        let c = withUnsafePointer(to: &entry) { closure(UnsafeBufferPointer(start: $0, count: 1)) }
+        let state = intern(c, presence: 0, beyond: 0) ?? -1
+        ruleStartState[k] = state
+        return state
     }
 
     /// The ε-closure of `seeds` within live NFA states and its hash: the wrapping sum of a mix of each
@@ -395,7 +407,11 @@ private struct Builder {
         scratchStack = []
         work.removeAll(keepingCapacity: true)
         let futures = futuresHolder   // one reference; `futures!.futures` is read in place, not copied
-        let prune = futures != nil && !seeds.isEmpty && nfa.ruleTracks[RuleFollow.ruleOf(seeds[0], nfa)]
+        var prune = false
+        if let futures, !seeds.isEmpty {
+            let rule = RuleFollow.ruleOf(seeds[0], nfa)
+            if nfa.ruleTracks[rule] { futures.futures.prepare(rule: rule, nfa); prune = true }
+        }
         beyondSets.sets[Int(beyond)].withUnsafeBufferPointer { beyond in
         nfa.live.withUnsafeBufferPointer { live in
         nfa.epsilonStart.withUnsafeBufferPointer { epsStart in
@@ -477,7 +493,7 @@ private struct Builder {
 
     /// Writes flags and calls of the states made since the last call, in id order (so each state's calls
     /// are contiguous); return states they intern are completed too.
-    private mutating func completePending() {
+    mutating func completePending() {
         while pendingDone < pending.count {
             let q = pending[pendingDone]
             pendingDone += 1
@@ -530,7 +546,9 @@ private struct Builder {
                 callTargets = targets
                 if tracks && returned.count == 0 { continue }
                 guard callCount < maxCalls, let ret = intern(returned, presence: returnPresence, beyond: returnBeyond) else { exhausted.set(); break }
-                guided_store_i32(calls + 2 * callCount, ruleStartState[Int(k)])
+                let callee = startState(ofRule: Int(k))
+                guard callee > 0 else { exhausted.set(); break }
+                guided_store_i32(calls + 2 * callCount, callee)
                 guided_store_i32(calls + (2 * callCount + 1), ret)
                 callCount += 1
                 f |= GrammarAutomaton.hasCalls
