@@ -149,32 +149,35 @@ public struct ByteDFA: Hashable, Sendable {
             return universalSet
         }
 
-        var ids: [StateSetKey: Int32] = [:]
+        var sets = StateSetTable()
         /// DFA state per kernel (the sorted move targets before closure): skips repeated closures.
-        var kernelIDs: [StateSetKey: Int32] = [:]
-        var sets: [[Int32]] = []
+        var kernels = StateSetTable()
+        var kernelState: [Int32] = []
         var table: [Int32] = []
         var accepting: [Bool] = []
         let budget = CompileBudget.current
         func add(_ set: [Int32]) throws(AutomatonError) -> Int32 {
-            let key = StateSetKey(set)
-            if let id = ids[key] { return id }
+            let (known, hash) = set.withUnsafeBufferPointer { b in
+                let h = StateSetTable.hash(b)
+                return (sets.find(b, hash: h), h)
+            }
+            if let known { return known }
             guard sets.count < limit else { throw .tooManyStates(limit: limit) }
             if sets.count & 255 == 255, let spent = budget?.exceeded { throw .budgetExceeded(spent) }
-            let id = Int32(sets.count)
-            ids[key] = id
-            sets.append(set)
             accepting.append(set.contains(nfa.accept))
             table.append(contentsOf: repeatElement(-1, count: classCount))
-            return id
+            return set.withUnsafeBufferPointer { sets.insert($0, hash: hash) }
         }
         _ = try add(settled(closure([nfa.start])))
         var buckets = [[Int32]](repeating: [], count: classCount)
         var touched: [Int] = []
+        var current: [Int32] = []
         var i = 0
         while i < sets.count {
-            let set = sets[i]
-            for s in set {
+            // Copied out: the table grows below, and a slice of it held meanwhile would copy it whole.
+            current.removeAll(keepingCapacity: true)
+            current.append(contentsOf: sets.list(i))
+            for s in current {
                 for m in moveStart[Int(s)]..<moveStart[Int(s) + 1] {
                     let c = Int(moveClass[m])
                     if buckets[c].isEmpty { touched.append(c) }
@@ -182,15 +185,18 @@ public struct ByteDFA: Hashable, Sendable {
                 }
             }
             for c in touched {
-                // Looked up in place; copied (by the key keeping it) only when it is new.
                 buckets[c].sort()
+                let (known, hash) = buckets[c].withUnsafeBufferPointer { b in
+                    let h = StateSetTable.hash(b)
+                    return (kernels.find(b, hash: h), h)
+                }
                 let id: Int32
-                if let known = kernelIDs[StateSetKey(buckets[c])] {
-                    id = known
+                if let known {
+                    id = kernelState[Int(known)]
                 } else {
-                    let kernel = buckets[c]
-                    id = try add(settled(closure(kernel)))
-                    kernelIDs[StateSetKey(kernel)] = id
+                    id = try add(settled(closure(buckets[c])))
+                    buckets[c].withUnsafeBufferPointer { kernels.insert($0, hash: hash) }
+                    kernelState.append(id)
                 }
                 table[i * classCount + c] = id
                 buckets[c].removeAll(keepingCapacity: true)

@@ -30,19 +30,19 @@ public struct LabelledProduct: Sendable {
             classTuples.append(key.map(Int.init))
         }
         let classCount = classTuples.count
-        var ids: [StateSetKey: Int32] = [:]
-        var tuples: [[Int32]] = []
+        var tuples = StateSetTable()
         var table: [Int32] = []
         var labels: [Int?] = []
         func add(_ t: [Int32]) throws(AutomatonError) -> Int32 {
-            if let id = ids[StateSetKey(t)] { return id }
+            let (known, hash) = t.withUnsafeBufferPointer { b in
+                let h = StateSetTable.hash(b)
+                return (tuples.find(b, hash: h), h)
+            }
+            if let known { return known }
             guard tuples.count < limits.maxDFAStates else { throw .tooManyStates(limit: limits.maxDFAStates) }
-            let id = Int32(tuples.count)
-            ids[StateSetKey(t)] = id
-            tuples.append(t)
             labels.append(label(t.enumerated().map { $1 >= 0 && components[$0].accepting[Int($1)] }))
             table.append(contentsOf: repeatElement(-1, count: classCount))
-            return id
+            return t.withUnsafeBufferPointer { tuples.insert($0, hash: hash) }
         }
         _ = try add([Int32](repeating: 0, count: components.count))
         // The components' tables and class counts read directly (a `ByteDFA` taken out of the array is
@@ -52,9 +52,12 @@ public struct LabelledProduct: Sendable {
         let m = components.count
         let componentTables = components.map(\.table), componentClasses = components.map(\.classCount)
         var to = [Int32](repeating: -1, count: m)
+        var from = [Int32](repeating: -1, count: m)
         var i = 0
         while i < tuples.count {
-            let from = tuples[i]
+            // Copied out: the table grows below, and a slice of it held meanwhile would copy it whole.
+            from.removeAll(keepingCapacity: true)
+            from.append(contentsOf: tuples.list(i))
             // Every state kept has a live first component (tuples whose first is dead are dropped).
             let firstRow = Int(from[0]) * componentClasses[0]
             for c in 0..<classCount {
