@@ -9,7 +9,7 @@ import GuidedSchema
         var s: Int32 = 0
         for b in text.utf8 {
             guard let sym = (0..<NumberDFA.symbolCount).first(where: { NumberDFA.symbolBytes($0) == [b] }) else { return false }
-            s = dfa.next[Int(s)][sym]
+            s = dfa.next(Int(s), sym)
             if s < 0 { return false }
         }
         return dfa.accepting[Int(s)]
@@ -28,7 +28,7 @@ import GuidedSchema
             for p in 0..<n {
                 for q in 0..<n where p != q && !differs[p][q] {
                     for sym in 0..<NumberDFA.symbolCount {
-                        let a = Int(dfa.next[p][sym]), b = Int(dfa.next[q][sym])
+                        let a = Int(dfa.next(p, sym)), b = Int(dfa.next(q, sym))
                         if (a < 0) != (b < 0) || (a >= 0 && differs[a][b]) { differs[p][q] = true; changed = true; break }
                     }
                 }
@@ -43,7 +43,7 @@ import GuidedSchema
         let five = try #require(NumberScanners.multiple(of: JSONNumber(5), maxModulus: 1_000, limit: 10_000))
         let flat = try #require(three.intersect(five, limit: 10_000))
         let hashed = try #require(three.intersect(five, limit: 10_000, flatPairs: 0))
-        #expect(flat.next == hashed.next)
+        #expect(flat.table == hashed.table)
         #expect(flat.accepting == hashed.accepting)
         for n in [0, 15, 30, 45, 150, -15] { #expect(spell(flat, String(n)), "\(n)") }
         for n in [3, 5, 10, 9, 16, 151] { #expect(!spell(flat, String(n)), "\(n)") }

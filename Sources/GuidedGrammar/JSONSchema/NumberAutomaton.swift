@@ -8,10 +8,15 @@ import GuidedSchema
 /// right-linear rules when the automaton has real cycles, as remainders modulo `multipleOf` do).
 struct NumberDFA: Hashable {
     static let symbolCount = 14
-    /// next[state][symbol], -1 for none.
-    var next: [[Int32]]
+    /// The move of state s on symbol k at `table[s * symbolCount + k]`, -1 for none. One flat table, not
+    /// a row array per state: several `multipleOf`s make products of thousands of states, and rows
+    /// allocated, hashed (as `NumberLanguages`' dictionary keys) and freed one by one were most of it.
+    var table: [Int32]
     var accepting: [Bool]
     var stateCount: Int { accepting.count }
+
+    @inline(__always)
+    func next(_ s: Int, _ sym: Int) -> Int32 { table[s * NumberDFA.symbolCount + sym] }
 
     /// Builds the reachable part of a scanner given as a start state and a step function.
     static func build<S: Hashable>(start: S, step: (S, Int) -> S?, accepts: (S) -> Bool, limit: Int) -> NumberDFA? {
@@ -19,25 +24,25 @@ struct NumberDFA: Hashable {
         var states = [start]
         // A spent budget ends the build like the state limit does; the compile then reports the budget.
         let budget = CompileBudget.current
-        var next: [[Int32]] = []
+        var table: [Int32] = []
         var i = 0
         while i < states.count {
             let s = states[i]
-            var row = [Int32](repeating: -1, count: symbolCount)
+            let row = table.count
+            table.append(contentsOf: repeatElement(-1, count: symbolCount))
             for sym in 0..<symbolCount {
                 guard let t = step(s, sym) else { continue }
-                if let j = index[t] { row[sym] = j } else {
+                if let j = index[t] { table[row + sym] = j } else {
                     if states.count >= limit { return nil }
                     if states.count & 255 == 255, budget?.exceeded != nil { return nil }
                     index[t] = Int32(states.count)
-                    row[sym] = Int32(states.count)
+                    table[row + sym] = Int32(states.count)
                     states.append(t)
                 }
             }
-            next.append(row)
             i += 1
         }
-        return NumberDFA(next: next, accepting: states.map(accepts))
+        return NumberDFA(table: table, accepting: states.map(accepts))
     }
 
     /// The product automaton accepting the intersection. Pairs are numbered through a flat table when
@@ -48,7 +53,7 @@ struct NumberDFA: Hashable {
             // A pair packed in one word: hashing a two-field struct was most of intersecting the
             // remainder automata of several `multipleOf`s.
             return NumberDFA.build(start: Int64(0), step: { p, sym in
-                let x = next[Int(p >> 32)][sym], y = o.next[Int(p & 0xFFFF_FFFF)][sym]
+                let x = next(Int(p >> 32), sym), y = o.next(Int(p & 0xFFFF_FFFF), sym)
                 return x < 0 || y < 0 ? nil : Int64(x) << 32 | Int64(y)
             }, accepts: { accepting[Int($0 >> 32)] && o.accepting[Int($0 & 0xFFFF_FFFF)] }, limit: limit)
         }
@@ -57,14 +62,15 @@ struct NumberDFA: Hashable {
         id[0] = 0
         // (Two arrays, not one of tuples: an array of tuples looked its type metadata up on every use.)
         var firsts: [Int32] = [0], seconds: [Int32] = [0]
-        var rows: [[Int32]] = []
+        var rows: [Int32] = []
         var accepts: [Bool] = []
         var i = 0
         while i < firsts.count {
             let a = firsts[i], b = seconds[i]
-            var row = [Int32](repeating: -1, count: NumberDFA.symbolCount)
+            let row = rows.count
+            rows.append(contentsOf: repeatElement(-1, count: NumberDFA.symbolCount))
             for sym in 0..<NumberDFA.symbolCount {
-                let x = next[Int(a)][sym], y = o.next[Int(b)][sym]
+                let x = next(Int(a), sym), y = o.next(Int(b), sym)
                 guard x >= 0, y >= 0 else { continue }
                 let k = Int(x) * width + Int(y)
                 if id[k] < 0 {
@@ -73,13 +79,12 @@ struct NumberDFA: Hashable {
                     firsts.append(x)
                     seconds.append(y)
                 }
-                row[sym] = id[k]
+                rows[row + sym] = id[k]
             }
-            rows.append(row)
             accepts.append(accepting[Int(a)] && o.accepting[Int(b)])
             i += 1
         }
-        return NumberDFA(next: rows, accepting: accepts)
+        return NumberDFA(table: rows, accepting: accepts)
     }
 
     /// Removes states that cannot reach acceptance, then merges equivalent states (Hopcroft's refinement,
@@ -90,22 +95,25 @@ struct NumberDFA: Hashable {
     func minimized() -> NumberDFA {
         let n = stateCount
         let k = NumberDFA.symbolCount
-        var table = [Int32](repeating: -1, count: n * k)
-        var reverse = [[Int32]](repeating: [], count: n)
+        // Predecessors of each state, grouped by target in one array (`reverseStart` per target).
+        var reverseStart = [Int](repeating: 0, count: n + 1)
+        for t in table where t >= 0 { reverseStart[Int(t) + 1] += 1 }
+        for s in 0..<n { reverseStart[s + 1] += reverseStart[s] }
+        var fill = reverseStart
+        var reverse = [Int32](repeating: 0, count: reverseStart[n])
         for s in 0..<n {
             for sym in 0..<k {
-                let t = next[s][sym]
-                table[s * k + sym] = t
-                if t >= 0 { reverse[Int(t)].append(Int32(s)) }
+                let t = Int(next(s, sym))
+                if t >= 0 { reverse[fill[t]] = Int32(s); fill[t] += 1 }
             }
         }
         // Live states: can reach an accepting state (backwards from them).
         var live = accepting
         var stack = (0..<n).filter { accepting[$0] }
         while let s = stack.popLast() {
-            for p in reverse[s] where !live[Int(p)] { live[Int(p)] = true; stack.append(Int(p)) }
+            for p in reverse[reverseStart[s] ..< reverseStart[s + 1]] where !live[Int(p)] { live[Int(p)] = true; stack.append(Int(p)) }
         }
-        if !live[0] { return NumberDFA(next: [[Int32]](repeating: [Int32](repeating: -1, count: k), count: 1), accepting: [false]) }
+        if !live[0] { return NumberDFA(table: [Int32](repeating: -1, count: k), accepting: [false]) }
         let block = ByteDFA.hopcroftBlocks(table: table, classCount: k, accepting: accepting, live: live)
         // Renumber so the start state is 0, blocks in the order a breadth-first walk meets them.
         var order: [Int32: Int32] = [block[0]: 0]
@@ -113,18 +121,24 @@ struct NumberDFA: Hashable {
         var qi = 0
         while qi < queue.count {
             let s = queue[qi]; qi += 1
-            for t in next[s] where t >= 0 && live[Int(t)] {
+            for sym in 0..<k {
+                let t = next(s, sym)
+                guard t >= 0 && live[Int(t)] else { continue }
                 let b = block[Int(t)]
                 if order[b] == nil { order[b] = Int32(queue.count); queue.append(Int(t)) }
             }
         }
-        var newNext: [[Int32]] = []
+        var newTable: [Int32] = []
+        newTable.reserveCapacity(queue.count * k)
         var newAccept: [Bool] = []
         for s in queue {
-            newNext.append(next[s].map { $0 >= 0 && live[Int($0)] ? order[block[Int($0)]]! : -1 })
+            for sym in 0..<k {
+                let t = next(s, sym)
+                newTable.append(t >= 0 && live[Int(t)] ? order[block[Int(t)]]! : -1)
+            }
             newAccept.append(accepting[s])
         }
-        return NumberDFA(next: newNext, accepting: newAccept)
+        return NumberDFA(table: newTable, accepting: newAccept)
     }
 
     static func symbolBytes(_ sym: Int) -> [UInt8] {
@@ -143,7 +157,7 @@ struct NumberDFA: Hashable {
     func lower(into grammar: inout Grammar, name: String) -> GrammarExpr {
         let dfa = minimized()
         let n = dfa.stateCount
-        if n == 1 && !dfa.accepting[0] && dfa.next[0].allSatisfy({ $0 < 0 }) { return .nothing }
+        if n == 1 && !dfa.accepting[0] && dfa.table.allSatisfy({ $0 < 0 }) { return .nothing }
         // Edges to other states grouped by target, and self-loop byte sets.
         var loops = [ByteSet](repeating: ByteSet(), count: n)
         var edges = [[(target: Int, bytes: ByteSet)]](repeating: [], count: n)
@@ -152,7 +166,7 @@ struct NumberDFA: Hashable {
             var byTarget: [Int: ByteSet] = [:]
             var targets: [Int] = []
             for sym in 0..<NumberDFA.symbolCount {
-                let t = Int(dfa.next[s][sym])
+                let t = Int(dfa.next(s, sym))
                 if t < 0 { continue }
                 if t == s { for b in NumberDFA.symbolBytes(sym) { loops[s].insert(b) }; continue }
                 if byTarget[t] == nil { targets.append(t); byTarget[t] = ByteSet() }
