@@ -43,31 +43,23 @@ struct RuleSelection {
 
     init(grammar: Grammar) throws(GrammarCompileError) {
         let n = grammar.rules.count
-        var refs: [[Int]] = Array(repeating: [], count: n)
-        // Copies of each reference once inlined: a reference inside `x{0,255}` is built 255 times.
-        var copies: [[Int]] = Array(repeating: [], count: n)
+        var refs = References()
         var sizes: [Int] = Array(repeating: 0, count: n)
         var tailShared = Array(repeating: false, count: n)
         // tailSeen[t] == i: rule i already refers to t in tail position.
         var tailSeen = Array(repeating: -1, count: n)
-        // Per reference: it is in tail position (nothing of the referring body follows it).
-        var tails: [[Bool]] = Array(repeating: [], count: n)
         for (i, rule) in grammar.rules.enumerated() {
-            var out: [Int] = []
-            var outCopies: [Int] = []
-            var outTail: [Bool] = []
-            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &out, &outCopies, &outTail, rule: i, tailSeen: &tailSeen,
+            let first = refs.target.count
+            sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &refs, rule: i, tailSeen: &tailSeen,
                                     shared: &tailShared, longest: &longestRuleRepeat)
-            for r in out where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
-            refs[i] = out
-            copies[i] = outCopies
-            tails[i] = outTail
+            for r in refs.target[first...] where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
+            refs.start.append(refs.target.count)
         }
         // Member-set rules and the rules they guard must stay rules: their calls carry the guards. So
         // must arrays of distinct strings and strings of counted length: the matcher finds them by the
         // rule of a frame.
         let pinned = grammar.rules.map { $0.hasMemberGuard || $0.distinctStringItems || $0.countedLength != nil }
-        let group = Self.rightLinearGroups(refs: refs, tails: tails, sizes: sizes, pinned: pinned, shared: grammar.rules.map(\.shared))
+        let group = Self.rightLinearGroups(refs: refs, sizes: sizes, pinned: pinned, shared: grammar.rules.map(\.shared))
         for r in 0..<n where group[r] >= 0 { tailShared[r] = true }
         var keep = pinned
         keep[grammar.start.index] = true
@@ -78,10 +70,11 @@ struct RuleSelection {
         var useCount = Array(repeating: 0, count: n)
         while !stack.isEmpty {
             let (r, k) = stack[stack.count - 1]
-            if k < refs[r].count {
+            if k < refs.count(of: r) {
                 stack[stack.count - 1].next += 1
-                let t = refs[r][k]
-                useCount[t] = min(useCount[t] + copies[r][k], 1 << 40)
+                let e = refs.start[r] + k
+                let t = refs.target[e]
+                useCount[t] = min(useCount[t] + refs.copies[e], 1 << 40)
                 switch color[t] {
                 case 0: color[t] = 1; stack.append((t, 0))
                 case 1: if group[t] < 0 { keep[t] = true }
@@ -96,11 +89,11 @@ struct RuleSelection {
         // many-copies rules too when that would make the automaton too big.
         let shared = grammar.rules.map(\.shared)
         var selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs, shared: shared,
-                                       copies: copies, useCount: useCount, group: group, copiesThreshold: Int.max)
+                                       useCount: useCount, group: group, copiesThreshold: Int.max)
         if selected.total > Self.inlinedNodeBudget {
             inliningOverBudget = true
             selected = Self.shareRules(keep: keep, reachable: color.map { $0 == 2 }, sizes: sizes, refs: refs, shared: shared,
-                                       copies: copies, useCount: useCount, group: group, copiesThreshold: Self.copiesThreshold)
+                                       useCount: useCount, group: group, copiesThreshold: Self.copiesThreshold)
         }
         keep = selected.keep
 
@@ -116,10 +109,26 @@ struct RuleSelection {
         self.tailShared = tailShared
     }
 
+    /// The references of every rule's body in one set of arrays, rule by rule (an array or three per rule
+    /// were allocated and freed with each selection, a twentieth of a large schema's automaton).
+    struct References {
+        /// Rule r's references are `start[r] ..< start[r + 1]` of the arrays below.
+        var start: [Int] = [0]
+        var target: [Int] = []
+        /// Copies of each reference once inlined: a reference inside `x{0,255}` is built 255 times.
+        var copies: [Int] = []
+        /// Each reference is in tail position (nothing of the referring body follows it).
+        var tail: [Bool] = []
+
+        var ruleCount: Int { start.count - 1 }
+        func range(of r: Int) -> Range<Int> { start[r] ..< start[r + 1] }
+        func count(of r: Int) -> Int { start[r + 1] - start[r] }
+    }
+
     /// Marks as kept the rules that ask to be shared (`GrammarRule.shared`), and the rules referenced
     /// more than once whose inlined size, or whose copies together, pass the thresholds; returns the
     /// marks and the inlined node count of every kept rule together.
-    private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: [[Int]], shared: [Bool], copies: [[Int]],
+    private static func shareRules(keep initial: [Bool], reachable: [Bool], sizes: [Int], refs: References, shared: [Bool],
                                    useCount: [Int], group: [Int], copiesThreshold: Int) -> (keep: [Bool], total: Int) {
         var keep = initial
         let n = keep.count
@@ -139,15 +148,17 @@ struct RuleSelection {
                 var total = 0
                 for m in membersOf[g]! {
                     total = min(total + sizes[m], 1 << 40)
-                    for (k, t) in refs[m].enumerated() where group[t] != g && !keep[t] {
-                        total = min(total + min(copies[m][k], 1 << 20) * size(t), 1 << 40)
+                    for e in refs.range(of: m) where group[refs.target[e]] != g && !keep[refs.target[e]] {
+                        total = min(total + min(refs.copies[e], 1 << 20) * size(refs.target[e]), 1 << 40)
                     }
                 }
                 groupSize[g] = total
                 return total
             }
             var total = sizes[r]
-            for (k, t) in refs[r].enumerated() where !keep[t] { total = min(total + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
+            for e in refs.range(of: r) where !keep[refs.target[e]] {
+                total = min(total + min(refs.copies[e], 1 << 20) * size(refs.target[e]), 1 << 40)
+            }
             inlined[r] = min(total, 1 << 40)
             // Shared when big, or when its copies together are big (a character rule under a length bound).
             let copiesTotal = useCount[r] > 0 && inlined[r] > (1 << 40) / useCount[r] ? 1 << 40 : useCount[r] * inlined[r]
@@ -164,7 +175,9 @@ struct RuleSelection {
         for r in 0..<n where reachable[r] && keep[r] {
             // A kept rule's own automaton: its body with the rules it inlines (size(r) returned 1 for it).
             var body = sizes[r]
-            for (k, t) in refs[r].enumerated() where !keep[t] { body = min(body + min(copies[r][k], 1 << 20) * size(t), 1 << 40) }
+            for e in refs.range(of: r) where !keep[refs.target[e]] {
+                body = min(body + min(refs.copies[e], 1 << 20) * size(refs.target[e]), 1 << 40)
+            }
             total = min(total + body, 1 << 40)
         }
         return (keep, total)
@@ -179,8 +192,8 @@ struct RuleSelection {
     static let rightLinearNodes = 200_000
     static let rightLinearRules = 8_192
 
-    private static func rightLinearGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool], shared: [Bool]) -> [Int] {
-        let n = refs.count
+    private static func rightLinearGroups(refs: References, sizes: [Int], pinned: [Bool], shared: [Bool]) -> [Int] {
+        let n = refs.ruleCount
         // Tarjan's strongly connected components, iteratively.
         var index = Array(repeating: -1, count: n), low = Array(repeating: 0, count: n)
         var onStack = Array(repeating: false, count: n)
@@ -192,9 +205,9 @@ struct RuleSelection {
             index[root] = counter; low[root] = counter; counter += 1
             sccStack.append(root); onStack[root] = true
             while let (r, k) = work.last {
-                if k < refs[r].count {
+                if k < refs.count(of: r) {
                     work[work.count - 1].next += 1
-                    let t = refs[r][k]
+                    let t = refs.target[refs.start[r] + k]
                     if index[t] < 0 {
                         index[t] = counter; low[t] = counter; counter += 1
                         sccStack.append(t); onStack[t] = true
@@ -226,9 +239,9 @@ struct RuleSelection {
             let c = component[r]
             nodes[c] = nodes[c].saturatingAdd(sizes[r])
             members[c] += 1
-            for (k, t) in refs[r].enumerated() where component[t] == c {
+            for e in refs.range(of: r) where component[refs.target[e]] == c {
                 cyclic[c] = true
-                if !tails[r][k] { linear[c] = false }
+                if !refs.tail[e] { linear[c] = false }
             }
         }
         var pinnedComponent = [Bool](repeating: false, count: components)
@@ -237,7 +250,7 @@ struct RuleSelection {
             let c = component[r]
             return cyclic[c] && linear[c] && !pinnedComponent[c] && nodes[c] <= rightLinearNodes && members[c] <= rightLinearRules ? c : -1
         }
-        acyclicTailGroups(refs: refs, tails: tails, sizes: sizes, pinned: zip(pinned, shared).map { $0 || $1 }, firstGroup: components, into: &group)
+        acyclicTailGroups(refs: refs, sizes: sizes, pinned: zip(pinned, shared).map { $0 || $1 }, firstGroup: components, into: &group)
         return group
     }
 
@@ -253,10 +266,10 @@ struct RuleSelection {
     /// into every place that refers to it. So does a rule that asks to be kept, `GrammarRule.shared`:
     /// a member's value, called in tail position by the member's rule, is one rule for every member
     /// that writes it only if no group takes it in.)
-    private static func acyclicTailGroups(refs: [[Int]], tails: [[Bool]], sizes: [Int], pinned: [Bool], firstGroup: Int, into group: inout [Int]) {
-        let n = refs.count
+    private static func acyclicTailGroups(refs: References, sizes: [Int], pinned: [Bool], firstGroup: Int, into group: inout [Int]) {
+        let n = refs.ruleCount
         var onlyTail = pinned.map { !$0 }
-        for r in 0..<n { for (k, t) in refs[r].enumerated() where !tails[r][k] { onlyTail[t] = false } }
+        for e in refs.target.indices where !refs.tail[e] { onlyTail[refs.target[e]] = false }
         var parent = Array(0..<n)
         func find(_ x: Int) -> Int {
             var x = x
@@ -265,8 +278,8 @@ struct RuleSelection {
         }
         var joined = false
         for r in 0..<n where group[r] < 0 && onlyTail[r] {
-            for (k, t) in refs[r].enumerated() where tails[r][k] && t != r && onlyTail[t] && group[t] < 0 {
-                let a = find(r), b = find(t)
+            for e in refs.range(of: r) where refs.tail[e] && refs.target[e] != r && onlyTail[refs.target[e]] && group[refs.target[e]] < 0 {
+                let a = find(r), b = find(refs.target[e])
                 if a != b { parent[b] = a; joined = true }
             }
         }
@@ -289,50 +302,51 @@ struct RuleSelection {
     /// jumps into it from each of them (`tailSeen`): a repeated one is recorded with 0 copies. That
     /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
     /// the member and once when it is absent.
-    private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout [Int], _ outCopies: inout [Int],
-                                _ outTail: inout [Bool], rule: Int, tailSeen: inout [Int], shared: inout [Bool], longest: inout Int) -> Int {
+    private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout References, rule: Int,
+                                tailSeen: inout [Int], shared: inout [Bool], longest: inout Int) -> Int {
         switch e {
         case .empty, .nothing, .byteSet, .token: return 1
         case .bytes(let b): return max(1, b.count)
         case .tokenBudget(let body, _, let then):
             // The body's states are built in one range and inlined (a budget's body calls no kept rule).
-            let b = collect(body, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+            let b = collect(body, copies: copies, tail: tail, into: &out, rule: rule, tailSeen: &tailSeen,
                             shared: &shared, longest: &longest)
-            let t = collect(then, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule, tailSeen: &tailSeen,
+            let t = collect(then, copies: copies, tail: tail, into: &out, rule: rule, tailSeen: &tailSeen,
                             shared: &shared, longest: &longest)
             return b.saturatingAdd(t).saturatingAdd(1)
         case .rule(let r):
-            out.append(r.index)
-            outTail.append(tail)
+            var made = copies
             if tail && r.index >= 0 && r.index < tailSeen.count {
                 if tailSeen[r.index] == rule {
                     shared[r.index] = true
-                    outCopies.append(0)
-                    return 1
+                    made = 0
+                } else {
+                    tailSeen[r.index] = rule
                 }
-                tailSeen[r.index] = rule
             }
-            outCopies.append(copies)
+            out.target.append(r.index)
+            out.copies.append(made)
+            out.tail.append(tail)
             return 1
         case .sequence(let parts):
             var s = 1
             for (i, p) in parts.enumerated() {
-                s = s.saturatingAdd(collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, &outCopies, &outTail,
-                             rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest))
+                s = s.saturatingAdd(collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, rule: rule,
+                                         tailSeen: &tailSeen, shared: &shared, longest: &longest))
             }
             return s
         case .choice(let parts):
             var s = 1
             for p in parts {
-                s = s.saturatingAdd(collect(p, copies: copies, tail: tail, into: &out, &outCopies, &outTail, rule: rule,
+                s = s.saturatingAdd(collect(p, copies: copies, tail: tail, into: &out, rule: rule,
                                             tailSeen: &tailSeen, shared: &shared, longest: &longest))
             }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? lo.saturatingAdd(1))
             if case .rule = inner { longest = max(longest, lo, hi ?? 0) }
-            let s = collect(inner, copies: min(copies.saturatingMultiply(times), 1 << 20), tail: false, into: &out, &outCopies,
-                            &outTail, rule: rule, tailSeen: &tailSeen, shared: &shared, longest: &longest)
+            let s = collect(inner, copies: min(copies.saturatingMultiply(times), 1 << 20), tail: false, into: &out, rule: rule,
+                            tailSeen: &tailSeen, shared: &shared, longest: &longest)
             return s.saturatingMultiply(times).saturatingAdd(1)
         }
     }
