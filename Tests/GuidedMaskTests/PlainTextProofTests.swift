@@ -32,8 +32,8 @@ private typealias S = MaskTestSupport
     /// reads every plain string.
     @Test func explorationsCutAtThePairLimitLeaveNoStaleSlots() throws {
         let grammar = try Grammar(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"")
-        let classes = ByteClasses(grammar: grammar)
-        let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
+        let nfa = try GrammarNFA(grammar: grammar, limits: MaskLimits())
+        let classes = nfa.classes
         let edges = try S.compiled(gbnf: "root ::= \(Self.plain){0,3000} \"\\\"\"", S.vocabulary(["a", "\""])).sliceEdges
         let proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count, pairLimit: 200)
         var proved = 0
@@ -52,8 +52,8 @@ private typealias S = MaskTestSupport
     @Test func passThroughStatesReuseTheAnswerOfTheStateTheyPassTo() throws {
         let gbnf = #"root ::= ([^ "\\]+ " "+){0,60} [^ "\\]+ "\"""#
         let grammar = try Grammar(gbnf: gbnf)
-        let classes = ByteClasses(grammar: grammar)
-        let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
+        let nfa = try GrammarNFA(grammar: grammar, limits: MaskLimits())
+        let classes = nfa.classes
         let edges = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""])).sliceEdges
         let proof = PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count)
         var proved = 0
@@ -108,8 +108,8 @@ private typealias S = MaskTestSupport
     @Test func questionsUnderACallersPairLimitGiveUpWithoutDeciding() throws {
         func proofOf(_ gbnf: String) throws -> (PlainTextProof, GrammarNFA, [[(cls: Int, u: UInt8)]], Int32) {
             let grammar = try Grammar(gbnf: gbnf)
-            let classes = ByteClasses(grammar: grammar)
-            let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: MaskLimits())
+            let nfa = try GrammarNFA(grammar: grammar, limits: MaskLimits())
+            let classes = nfa.classes
             let compiled = try S.compiled(gbnf: gbnf, S.vocabulary(["a", "\""]))
             let start = PlainTextProof.passThrough(nfa.ruleStart[0], nfa: nfa)
             return (PlainTextProof(stateCount: nfa.stateCount, classCount: classes.count), nfa, compiled.sliceEdges, start)

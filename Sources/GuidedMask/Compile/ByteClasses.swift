@@ -21,14 +21,28 @@ struct ByteClasses {
     /// Distinct token budgets, in increasing order: budget `budgets[k]` is class `byteCount + tokens.count + k`.
     var budgets: [Int] = []
 
-    init(grammar: Grammar) {
-        var table = ByteSetTable()
-        var sets: [ByteSet] = []
-        var singles = [Bool](repeating: false, count: 256)
-        var tokenSet = Set<Int>(), budgetSet = Set<Int>()
-        for rule in grammar.rules {
-            Self.collect(rule.body, into: &sets, seen: &table, singles: &singles, tokens: &tokenSet, budgets: &budgetSet)
+    /// What a grammar's expressions tell apart, gathered while something walks them: `RuleSelection`
+    /// does on its own walk of every rule (a walk of the whole grammar for the classes alone, mostly
+    /// reference counting on the expression tree, was a tenth of building a large schema's automaton).
+    struct Terminals {
+        /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`).
+        fileprivate var sets: [ByteSet] = []
+        fileprivate var seen = ByteSetTable()
+        fileprivate var singles = [Bool](repeating: false, count: 256)
+        fileprivate var tokens = Set<Int>()
+        fileprivate var budgets = Set<Int>()
+
+        mutating func add(bytes: [UInt8]) { for b in bytes { singles[Int(b)] = true } }
+        mutating func add(set: ByteSet) {
+            if seen.value(for: set) == nil { seen.insert(set, (0, 0)); sets.append(set) }
         }
+        mutating func add(token: TokenReference) { if let id = token.resolvedID { tokens.insert(id) } }
+        mutating func add(budget maxTokens: Int) { budgets.insert(maxTokens) }
+    }
+
+    init(terminals: Terminals) {
+        let sets = terminals.sets, singles = terminals.singles
+        let tokenSet = terminals.tokens, budgetSet = terminals.budgets
         // Single bytes (literals) are the common case: each is a class of its own; the other bytes start
         // as one class. Each set then splits every class it cuts, on 256-bit sets: a few word operations
         // per (set, class) pair instead of a pass over all 256 bytes per set.
@@ -80,27 +94,5 @@ struct ByteClasses {
     func budgetClass(_ maxTokens: Int) -> Int? {
         guard let k = budgets.firstIndex(of: maxTokens) else { return nil }
         return byteCount + tokens.count + k
-    }
-
-    /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`), and the
-    /// token ids and budgets the grammar names.
-    private static func collect(_ e: GrammarExpr, into sets: inout [ByteSet], seen: inout ByteSetTable, singles: inout [Bool],
-                                tokens: inout Set<Int>, budgets: inout Set<Int>) {
-        switch e {
-        case .empty, .nothing, .rule: break
-        case .bytes(let bs): for b in bs { singles[Int(b)] = true }
-        case .byteSet(let s):
-            if seen.value(for: s) == nil { seen.insert(s, (0, 0)); sets.append(s) }
-        case .sequence(let parts), .choice(let parts):
-            for p in parts { collect(p, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets) }
-        case .repeat(let inner, _, _):
-            collect(inner, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
-        case .token(let r):
-            if let id = r.resolvedID { tokens.insert(id) }
-        case .tokenBudget(let body, let n, let then):
-            budgets.insert(n)
-            collect(body, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
-            collect(then, into: &sets, seen: &seen, singles: &singles, tokens: &tokens, budgets: &budgets)
-        }
     }
 }

@@ -68,8 +68,8 @@ final class GrammarAutomaton: @unchecked Sendable {
     private let exhausted: ExhaustionFlag
 
     init(grammar: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
-        let classes = ByteClasses(grammar: grammar)
-        let nfa = try GrammarNFA(grammar: grammar, classes: classes, limits: limits)
+        let nfa = try GrammarNFA(grammar: grammar, limits: limits)
+        let classes = nfa.classes
         self.limits = limits
         classCount = classes.count
         byteClassCount = classes.byteCount

@@ -74,10 +74,15 @@ struct GrammarNFA {
     var productive: [Bool] = []
 
     var stateCount: Int { label.count }
+    /// The byte classes (and symbol classes) of the grammar's terminals.
+    let classes: ByteClasses
 
-    init(grammar original: Grammar, classes: ByteClasses, limits: MaskLimits) throws(GrammarCompileError) {
+    init(grammar original: Grammar, limits: MaskLimits) throws(GrammarCompileError) {
         var grammar = DirectLeftRecursion.rewrite(original)
         var selection = try RuleSelection(grammar: grammar)
+        // Blocking long repeats below adds rules of existing terminals only: the first selection's do.
+        let classes = ByteClasses(terminals: selection.terminals)
+        self.classes = classes
         // Long repeats of a small rule (huge `maxLength`s) are split into blocks (`LongRepeatBlocks`):
         // the character is inlined in a block rule called once per block. Past `alwaysBlocked` copies
         // always: fully inlined, a `maxLength: 6000` string alone is 144,000 NFA states, most of a

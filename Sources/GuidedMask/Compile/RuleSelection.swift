@@ -41,6 +41,9 @@ struct RuleSelection {
     /// Expression nodes of all kept rules with every copy inlined above which `copiesThreshold` applies.
     static let inlinedNodeBudget = 900_000
 
+    /// The byte sets, bytes, tokens and budgets of every rule, gathered on the same walk.
+    private(set) var terminals = ByteClasses.Terminals()
+
     init(grammar: Grammar) throws(GrammarCompileError) {
         let n = grammar.rules.count
         var refs = References()
@@ -51,7 +54,7 @@ struct RuleSelection {
         for (i, rule) in grammar.rules.enumerated() {
             let first = refs.target.count
             sizes[i] = Self.collect(rule.body, copies: 1, tail: true, into: &refs, rule: i, tailSeen: &tailSeen,
-                                    shared: &tailShared, longest: &longestRuleRepeat)
+                                    shared: &tailShared, longest: &longestRuleRepeat, terminals: &terminals)
             for r in refs.target[first...] where r < 0 || r >= n { throw .undefinedRule(index: r, in: rule.name) }
             refs.start.append(refs.target.count)
         }
@@ -303,16 +306,26 @@ struct RuleSelection {
     /// keeps declared-order objects linear: member k's rule refers to member k + 1's twice, once after
     /// the member and once when it is absent.
     private static func collect(_ e: GrammarExpr, copies: Int, tail: Bool, into out: inout References, rule: Int,
-                                tailSeen: inout [Int], shared: inout [Bool], longest: inout Int) -> Int {
+                                tailSeen: inout [Int], shared: inout [Bool], longest: inout Int,
+                                terminals: inout ByteClasses.Terminals) -> Int {
         switch e {
-        case .empty, .nothing, .byteSet, .token: return 1
-        case .bytes(let b): return max(1, b.count)
-        case .tokenBudget(let body, _, let then):
+        case .empty, .nothing: return 1
+        case .byteSet(let s):
+            terminals.add(set: s)
+            return 1
+        case .token(let r):
+            terminals.add(token: r)
+            return 1
+        case .bytes(let b):
+            terminals.add(bytes: b)
+            return max(1, b.count)
+        case .tokenBudget(let body, let n, let then):
+            terminals.add(budget: n)
             // The body's states are built in one range and inlined (a budget's body calls no kept rule).
             let b = collect(body, copies: copies, tail: tail, into: &out, rule: rule, tailSeen: &tailSeen,
-                            shared: &shared, longest: &longest)
+                            shared: &shared, longest: &longest, terminals: &terminals)
             let t = collect(then, copies: copies, tail: tail, into: &out, rule: rule, tailSeen: &tailSeen,
-                            shared: &shared, longest: &longest)
+                            shared: &shared, longest: &longest, terminals: &terminals)
             return b.saturatingAdd(t).saturatingAdd(1)
         case .rule(let r):
             var made = copies
@@ -332,21 +345,21 @@ struct RuleSelection {
             var s = 1
             for (i, p) in parts.enumerated() {
                 s = s.saturatingAdd(collect(p, copies: copies, tail: tail && i == parts.count - 1, into: &out, rule: rule,
-                                         tailSeen: &tailSeen, shared: &shared, longest: &longest))
+                                         tailSeen: &tailSeen, shared: &shared, longest: &longest, terminals: &terminals))
             }
             return s
         case .choice(let parts):
             var s = 1
             for p in parts {
                 s = s.saturatingAdd(collect(p, copies: copies, tail: tail, into: &out, rule: rule,
-                                            tailSeen: &tailSeen, shared: &shared, longest: &longest))
+                                            tailSeen: &tailSeen, shared: &shared, longest: &longest, terminals: &terminals))
             }
             return s
         case .repeat(let inner, let lo, let hi):
             let times = max(1, hi ?? lo.saturatingAdd(1))
             if case .rule = inner { longest = max(longest, lo, hi ?? 0) }
             let s = collect(inner, copies: min(copies.saturatingMultiply(times), 1 << 20), tail: false, into: &out, rule: rule,
-                            tailSeen: &tailSeen, shared: &shared, longest: &longest)
+                            tailSeen: &tailSeen, shared: &shared, longest: &longest, terminals: &terminals)
             return s.saturatingMultiply(times).saturatingAdd(1)
         }
     }
