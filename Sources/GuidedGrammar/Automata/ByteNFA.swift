@@ -157,13 +157,16 @@ struct ByteNFA {
         var classOf = [Int](repeating: 0, count: 256)
         var count = 1
         var seen = Set<ByteSet>()
+        // (old class, in the set) -> new class; an array, not a dictionary: 256 lookups per set.
+        var remap = [Int](repeating: -1, count: 512)
         for list in edges {
             for e in list where seen.insert(e.set).inserted {
-                var remap: [Int: Int] = [:]
+                for k in 0..<(2 * count) { remap[k] = -1 }
                 var next = 0
                 for b in 0..<256 {
                     let key = classOf[b] * 2 + (e.set.contains(UInt8(b)) ? 1 : 0)
-                    if let c = remap[key] { classOf[b] = c } else { remap[key] = next; classOf[b] = next; next += 1 }
+                    if remap[key] < 0 { remap[key] = next; next += 1 }
+                    classOf[b] = remap[key]
                 }
                 count = next
             }
