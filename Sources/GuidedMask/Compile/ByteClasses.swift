@@ -21,8 +21,8 @@ struct ByteClasses {
     /// Distinct token budgets, in increasing order: budget `budgets[k]` is class `byteCount + tokens.count + k`.
     var budgets: [Int] = []
 
-    /// What a grammar's expressions tell apart, gathered while something walks them: `RuleSelection`
-    /// does on its own walk of every rule (a walk of the whole grammar for the classes alone, mostly
+    /// What a grammar's expressions tell apart, gathered by a walk made for something else: `RuleSelection`
+    /// fills it on its own walk of every rule (a walk of the whole grammar for the classes alone, mostly
     /// reference counting on the expression tree, was a tenth of building a large schema's automaton).
     struct Terminals {
         /// Distinct byte sets in first-seen order (deduplicated through `seen`, cheaper than a `Set`).
