@@ -17,8 +17,12 @@ import GuidedSchema
 
     @Test func onlyCombinationsWhoseTypesMeetAreLowered() throws {
         let g = try JSONSchemaTestSupport.compile(Self.twoGroups)
-        // The conjunction's own rule, and one per kept combination (each keyed first by `v`'s location).
-        #expect(g.rules.filter { $0.name == "schema:/properties/v" }.count == 1 + 3)
+        // The conjunction's own rule, and one per kept combination. The locations `v`, `allOf/0` and
+        // `allOf/1` have no keyword besides their applicators, so they accept every value and leave each
+        // combination (`SchemaLowering+WholeTypes`): its rule is keyed, and named, by its first branch.
+        #expect(g.rules.filter { $0.name == "schema:/properties/v" }.count == 1)
+        #expect(g.rules.filter { $0.name.hasPrefix("schema:/properties/v/allOf/0/oneOf/") }.map(\.name).sorted()
+                == (0..<3).map { "schema:/properties/v/allOf/0/oneOf/\($0)" })
         try JSONSchemaTestSupport.expectExactly(SchemaCase(
             schema: Self.twoGroups,
             accept: [#"{"v":"ab"}"#, #"{"v":"abc"}"#, #"{"v":[1]}"#, #"{"v":5}"#, #"{"v":7}"#],
@@ -178,6 +182,12 @@ import GuidedSchema
         f = SchemaFacts()
         f.enumValues = [.string("x"), .number(JSONNumber(1))]
         #expect(f.satisfiableTypes == [.string, .integer])
+        // A listed value a `not` excludes admits nothing: `const: null` beside `not: {const: null}`.
+        f.excluded = [.number(JSONNumber(1))]
+        #expect(f.satisfiableTypes == [.string])
+        f.excluded.append(.string("x"))
+        #expect(f.satisfiableTypes == [])
+        f.excluded = []
         f.unsatisfiable = true
         #expect(f.satisfiableTypes == [])
     }

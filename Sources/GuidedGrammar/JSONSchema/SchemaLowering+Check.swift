@@ -217,7 +217,11 @@ extension SchemaLowering {
             for j in 0..<keys.count where j != i {
                 // Pairs grow with the square of the branches (500 tools: 250,000 overlap tests).
                 try checkBudget(pointer: document[g.holder].pointer)
-                var overlap = try overlapTypes(keys[i], keys[j], depth: 0)
+                // Branches disjoint alone are disjoint beside any base: one test per pair of branches, not
+                // one per conjunction the group is distributed in (each a new analysis of base + branch).
+                let alone = try branchOverlap(g.alternatives[i], g.alternatives[j])
+                if alone.isEmpty { continue }
+                var overlap = try overlapTypes(keys[i], keys[j], depth: 0).intersection(alone)
                 if overlap.isEmpty { continue }
                 if universal[j] == nil { universal[j] = universalTypes(g.alternatives[j]) }
                 let both = overlap.intersection(universal[j]!)
@@ -261,6 +265,16 @@ extension SchemaLowering {
             out.alternatives += variants
         }
         return out
+    }
+
+    /// `overlapTypes` of two branches alone (an upper bound of their overlap beside anything else), kept
+    /// in `branchOverlaps`.
+    mutating func branchOverlap(_ a: [Conjunct], _ b: [Conjunct]) throws(JSONSchemaCompileError) -> InstanceTypes {
+        let pair = [a, b]
+        if let known = branchOverlaps[pair] { return known }
+        let t = try overlapTypes(a, b, depth: 0)
+        branchOverlaps[pair] = t
+        return t
     }
 
     /// The instance types conjunction `key` allows (all when it cannot be analyzed), kept in `memo`.

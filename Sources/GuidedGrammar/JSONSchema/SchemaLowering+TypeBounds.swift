@@ -170,8 +170,10 @@ extension SchemaFacts {
         if unsatisfiable { return [] }
         var t = types
         if let listed = enumValues {
+            // A listed value that a `not` excludes is no instance: `const: null` beside
+            // `not: {const: null}` (an if/then chain over which members may be null) admits no type.
             var admitted = InstanceTypes()
-            for v in listed { admitted.formUnion(InstanceTypes(of: v)) }
+            for v in listed where !excluded.contains(v) { admitted.formUnion(InstanceTypes(of: v)) }
             t.formIntersection(admitted)
         }
         if let max = maxLength, max < minLength { t.subtract(.string) }

@@ -25,6 +25,10 @@ struct SchemaLowering {
     /// Per location: the target when it is only a `$ref` (see `resolvingPureReferences`), else -1.
     var pureReferenceTargets: [Int: Int] = [:]
     var sharedRules: [String: RuleID] = [:]
+    /// The types each conjunction accepts wholly (`SchemaLowering+WholeTypes`).
+    var wholeTypesMemo: [[Conjunct]: InstanceTypes] = [:]
+    /// The overlap of each pair of `oneOf` branches alone (`branchOverlap`).
+    var branchOverlaps: [[[Conjunct]]: InstanceTypes] = [:]
     var depth = 0
     /// What the lowering found that compiles but rejects instances a reader would expect to pass
     /// (`JSONSchemaWarning.Kind.minimumByUndeclaredMembers`), one per schema location.
@@ -84,6 +88,13 @@ struct SchemaLowering {
         let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
         if key.isEmpty { return anyValue() }
         if let r = ruleMemo[key] { return .rule(r) }
+        if hasFalseConjunct(key) { return .nothing }
+        let reduced = droppingWholeConjuncts(key)
+        if reduced != key {
+            let e = try lowerConjunction(reduced)
+            if case .rule(let r) = e { ruleMemo[key] = r }
+            return e
+        }
         let firstPointer = document[key[0].node].pointer
         guard grammar.rules.count < options.limits.maxRules else {
             throw JSONSchemaCompileError(.tooComplex, keyword: "", pointer: firstPointer, detail: "more than \(options.limits.maxRules) grammar rules")
@@ -110,6 +121,15 @@ struct SchemaLowering {
         }
         grammar.define(rule, as: body)
         return .rule(rule)
+    }
+
+    /// Whether a location of `key` is the schema `false` (in full or by its keywords): no instance
+    /// satisfies the conjunction, whatever else it holds.
+    func hasFalseConjunct(_ key: [Conjunct]) -> Bool {
+        key.contains { c in
+            guard c.mode == .full || c.mode == .keywords, case .bool(false) = document[c.node].value else { return false }
+            return true
+        }
     }
 
     /// A value that can only be a string, whose `anyOf`/`oneOf` branches constrain strings only (patterns,
