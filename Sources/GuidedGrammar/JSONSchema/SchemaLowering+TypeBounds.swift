@@ -17,11 +17,24 @@ extension SchemaLowering {
     /// upper bound (all types when the conjunction cannot be analyzed, none when its facts are
     /// unsatisfiable).
     mutating func typeBound(_ key: [Conjunct]) -> InstanceTypes {
-        guard let (flat, facts) = boundingAnalysis(key) else { return .all }
-        if flat.unsatisfiable { return [] }
+        guard let facts = boundingFacts(key) else { return .all }
+        return typeBound(of: facts)
+    }
+
+    /// The types `facts` admit, less objects where a required member can have no value.
+    mutating func typeBound(of facts: SchemaFacts) -> InstanceTypes {
         var types = facts.satisfiableTypes
         if types.contains(.object), requiresMemberWithoutValue(facts) { types.subtract(.object) }
         return types
+    }
+
+    /// The merged facts of `key`'s bounding analysis (unsatisfiable where its flattening is), or nil when
+    /// it cannot be analyzed.
+    mutating func boundingFacts(_ key: [Conjunct]) -> SchemaFacts? {
+        guard let (flat, facts) = boundingAnalysis(key) else { return nil }
+        var f = facts
+        if flat.unsatisfiable { f.unsatisfiable = true }
+        return f
     }
 
     /// The analysis of `key` with its groups of one alternative taken in: such a group is part of the
@@ -101,7 +114,8 @@ extension SchemaLowering {
         var total = 1
         for g in groups where total <= Self.partialCheckFrom { total *= g.alternatives.count }
         var search = CombinationSearch(maxFound: limit, maxWork: limit.map { Self.workPerAlternative * $0 })
-        extendCombination(groups.count - 1, base, types, of: groups, bounds: bounds,
+        let facts = groups.map { g in g.alternatives.map { boundingFacts($0) } }
+        extendCombination(groups.count - 1, base, boundingFacts(base), types, of: groups, bounds: bounds, facts: facts,
                           checkPartial: total > Self.partialCheckFrom, search: &search)
         return search.gaveUp ? nil : search.found
     }
@@ -139,23 +153,35 @@ extension SchemaLowering {
         }
     }
 
-    private mutating func extendCombination(_ gi: Int, _ key: [Conjunct], _ common: InstanceTypes, of groups: [DisjunctionGroup],
-                                            bounds: [[InstanceTypes]], checkPartial: Bool, search: inout CombinationSearch) {
+    /// One level of the search: group `gi`'s alternatives added to the partial combination `key`, whose
+    /// facts (`partial`: the meeting of its parts' bounding facts, `facts` for each alternative; nil where
+    /// one could not be analyzed) bound it without analysing it whole. A partial choice is cut where those facts admit no type (an
+    /// upper bound, so nothing admissible is cut); a complete one is kept where its own analysis admits
+    /// some (`typeBound`), as before.
+    private mutating func extendCombination(_ gi: Int, _ key: [Conjunct], _ partial: SchemaFacts?, _ common: InstanceTypes,
+                                            of groups: [DisjunctionGroup], bounds: [[InstanceTypes]], facts alternatives: [[SchemaFacts?]],
+                                            checkPartial: Bool, search: inout CombinationSearch) {
         for (ai, alternative) in groups[gi].alternatives.enumerated() {
             if search.gaveUp { return }
             let meet = common.intersection(bounds[gi][ai])
             if meet.isEmpty { continue }
             let extended = key + alternative
+            var facts: SchemaFacts? = nil
+            if let p = partial, let own = alternatives[gi][ai] { facts = p.meeting(own) }
             if gi == 0 {
                 guard search.analyze(extended) else { return }
+                if let f = facts, typeBound(of: f).isEmpty { continue }
                 if !typeBound(extended).isEmpty { search.add(extended) }
             } else if checkPartial {
                 guard search.analyze(extended) else { return }
-                if !typeBound(extended).isEmpty {
-                    extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, search: &search)
+                let admits = facts.map { !typeBound(of: $0).isEmpty } ?? !typeBound(extended).isEmpty
+                if admits {
+                    extendCombination(gi - 1, extended, facts, meet, of: groups, bounds: bounds, facts: alternatives,
+                                      checkPartial: checkPartial, search: &search)
                 }
             } else {
-                extendCombination(gi - 1, extended, meet, of: groups, bounds: bounds, checkPartial: checkPartial, search: &search)
+                extendCombination(gi - 1, extended, facts, meet, of: groups, bounds: bounds, facts: alternatives,
+                                      checkPartial: checkPartial, search: &search)
             }
         }
     }
