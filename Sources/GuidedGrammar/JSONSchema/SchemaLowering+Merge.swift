@@ -93,9 +93,16 @@ extension SchemaLowering {
     /// references resolved: a member's value asked for by its `$ref` site and by the definition is one
     /// analysis, not two).
     mutating func analyze(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> (Flattened, SchemaFacts) {
-        if let i = analysisIndex[rawKey] { return analyses[i] }
+        analyses[try analysisSlot(rawKey)]
+    }
+
+    /// The index in `analyses` of `rawKey`'s analysis, made if needed. Callers that need one field read
+    /// it in place (`analyses[i].1.types`): an analysis is two large structs, and a copy retains and
+    /// releases each of their arrays.
+    mutating func analysisSlot(_ rawKey: [Conjunct]) throws(JSONSchemaCompileError) -> Int {
+        if let i = analysisIndex[rawKey] { return i }
         let key = SchemaLowering.normalize(resolvingPureReferences(rawKey))
-        if let i = analysisIndex[key] { analysisIndex[rawKey] = i; return analyses[i] }
+        if let i = analysisIndex[key] { analysisIndex[rawKey] = i; return i }
         let flat = try flatten(key)
         var facts = SchemaFacts()
         if flat.unsatisfiable { facts.unsatisfiable = true }
@@ -117,7 +124,7 @@ extension SchemaLowering {
         analysisIndex[key] = analyses.count
         analysisIndex[rawKey] = analyses.count
         analyses.append((flat, facts))
-        return (flat, facts)
+        return analyses.count - 1
     }
 
     mutating func flatten(_ key: [Conjunct]) throws(JSONSchemaCompileError) -> Flattened {

@@ -114,9 +114,12 @@ extension SchemaLowering {
         var total = 1
         for g in groups where total <= Self.partialCheckFrom { total *= g.alternatives.count }
         var search = CombinationSearch(maxFound: limit, maxWork: limit.map { Self.workPerAlternative * $0 })
-        let facts = groups.map { g in g.alternatives.map { boundingFacts($0) } }
-        extendCombination(groups.count - 1, base, boundingFacts(base), types, of: groups, bounds: bounds, facts: facts,
-                          checkPartial: total > Self.partialCheckFrom, search: &search)
+        // Partial choices are bounded only in a search past `partialCheckFrom` combinations: below it
+        // each complete one is analysed anyway, and the alternatives' own facts would be extra work.
+        let checkPartial = total > Self.partialCheckFrom
+        let facts = checkPartial ? groups.map { g in g.alternatives.map { boundingFacts($0) } } : groups.map { g in g.alternatives.map { _ in nil } }
+        extendCombination(groups.count - 1, base, checkPartial ? boundingFacts(base) : nil, types, of: groups, bounds: bounds, facts: facts,
+                          checkPartial: checkPartial, search: &search)
         return search.gaveUp ? nil : search.found
     }
 
@@ -198,8 +201,18 @@ extension SchemaFacts {
         if let listed = enumValues {
             // A listed value that a `not` excludes is no instance: `const: null` beside
             // `not: {const: null}` (an if/then chain over which members may be null) admits no type.
+            // Every search and bound asks this: the scan stops once every remaining type is admitted, and
+            // long exclusion lists (a `oneOf` of enums, each branch beside the others' negations) are
+            // looked up in a set.
             var admitted = InstanceTypes()
-            for v in listed where !excluded.contains(v) { admitted.formUnion(InstanceTypes(of: v)) }
+            let excludedSet: Set<JSONValue>? = excluded.count > 8 ? Set(excluded) : nil
+            for v in listed {
+                let type = InstanceTypes(of: v)
+                if admitted.contains(type) { continue }
+                if !excluded.isEmpty, excludedSet?.contains(v) ?? excluded.contains(v) { continue }
+                admitted.formUnion(type)
+                if admitted.isSuperset(of: t) { break }
+            }
             t.formIntersection(admitted)
         }
         if let max = maxLength, max < minLength { t.subtract(.string) }

@@ -10,22 +10,28 @@ import GuidedSchema
 /// of those" accepts every string. `{type: string} ∧ that` is `{type: string}`, but as a conjunction of
 /// its own it was distributed over the `oneOf`, its branches checked for overlap, and its rule built,
 /// again for every combination it appeared in. Conjunct c is dropped where every instance of the rest R
-/// satisfies it (R's types, as `typeBound` bounds them, are types c accepts wholly): c ∧ R is then R, and
-/// one rule serves every conjunction that reduces to R.
+/// satisfies it (R's types, as R's own analysis bounds them, are types c accepts wholly): c ∧ R is then R,
+/// and one rule serves every conjunction that reduces to R.
 extension SchemaLowering {
     /// `key` without the conjuncts that accept every instance of the rest; `key` itself when none can be
     /// dropped. Objects are never accepted wholesale (`wholeTypes`), so only conjunctions that cannot be
-    /// objects are reduced.
+    /// objects are reduced. The types are bounded by the plain analyses (`satisfiableTypes`, groups left
+    /// out), which the lowering makes anyway: the bounding analysis, which folds one-alternative groups
+    /// into new analyses, made this check cost more than it saved on schemas whose conjunctions do not
+    /// reduce.
     mutating func droppingWholeConjuncts(_ key: [Conjunct]) -> [Conjunct] {
-        guard key.count > 1, let (_, facts) = try? analyze(key), !facts.satisfiableTypes.contains(.object) else { return key }
-        let bound = typeBound(key)
-        guard !bound.isEmpty else { return key }
+        // Only conjunctions that would be distributed over `anyOf`/`oneOf` groups: one without groups is
+        // lowered from its merged facts at once, and working out which of its conjuncts accept everything
+        // (an analysis of each, that nothing else needs) cost more than the rule it would have shared.
+        guard key.count > 1, let i = try? analysisSlot(key), !analyses[i].0.groups.isEmpty else { return key }
+        let bound = analyses[i].1.satisfiableTypes
+        guard !bound.isEmpty, !bound.contains(.object) else { return key }
         var rest: [Conjunct] = []
-        var candidates: [(conjunct: Conjunct, whole: InstanceTypes)] = []
+        var candidates: [(conjunct: Conjunct, whole: ConjunctWhole)] = []
         for c in key {
-            if c.mode == .full || c.mode == .keywords, keepsNumberSpellings(c) {
-                let w = wholeTypes([c], depth: 0)
-                if w.isSuperset(of: bound) { candidates.append((c, w)); continue }
+            if c.mode == .full || c.mode == .keywords {
+                let w = conjunctWhole(c)
+                if w.keepsNumberSpellings, w.types.isSuperset(of: bound) { candidates.append((c, w)); continue }
             }
             rest.append(c)
         }
@@ -33,24 +39,51 @@ extension SchemaLowering {
         if rest.isEmpty {
             // Every conjunct accepts all the conjunction's types: one of them, the narrowest alone, stays.
             let narrowest = candidates.indices.min { a, b in
-                typeBound([candidates[a].conjunct]).rawValue.nonzeroBitCount < typeBound([candidates[b].conjunct]).rawValue.nonzeroBitCount
+                candidates[a].whole.bound.rawValue.nonzeroBitCount < candidates[b].whole.bound.rawValue.nonzeroBitCount
             }!
             rest.append(candidates.remove(at: narrowest).conjunct)
             if candidates.isEmpty { return key }
         }
         // The candidates accept every type the whole conjunction admits; the rest without them may admit
         // more, and then they are all kept.
-        let whole = candidates.reduce(InstanceTypes.all) { $0.intersection($1.whole) }
-        guard typeBound(rest).isSubset(of: whole) else { return key }
-        return SchemaLowering.normalize(rest)
+        let whole = candidates.reduce(InstanceTypes.all) { $0.intersection($1.whole.types) }
+        let reduced = SchemaLowering.normalize(rest)
+        guard let restBound = plainBound(reduced), restBound.isSubset(of: whole) else { return key }
+        return reduced
     }
 
-    /// Whether dropping `c` leaves the spellings of numbers as they were: a conjunct that admits integers
-    /// but no fractions (`type: integer`) is what makes the lowering write integers without `.0`
-    /// (`numberValueLiteral`), so the rest alone would admit `1.0` where the conjunction admitted `1` only.
-    mutating func keepsNumberSpellings(_ c: Conjunct) -> Bool {
-        guard let (_, f) = try? analyze([c]) else { return false }
-        return !(f.types.contains(.integer) && !f.types.contains(.fraction))
+    /// The types `key`'s own analysis admits (`satisfiableTypes`, read in place), nil when it cannot be
+    /// analyzed.
+    mutating func plainBound(_ key: [Conjunct]) -> InstanceTypes? {
+        guard let i = try? analysisSlot(key) else { return nil }
+        return analyses[i].1.satisfiableTypes
+    }
+
+    /// What `droppingWholeConjuncts` asks of one conjunct, worked out once (every conjunction it is part
+    /// of asks again).
+    struct ConjunctWhole {
+        /// The types it accepts wholly (`wholeTypes`).
+        var types: InstanceTypes
+        /// Its own bound (`plainBound`).
+        var bound: InstanceTypes
+        /// Whether dropping it leaves the spellings of numbers as they were: a conjunct that admits
+        /// integers but no fractions (`type: integer`) is what makes the lowering write integers without
+        /// `.0` (`numberValueLiteral`), so the rest alone would admit `1.0` where the conjunction admitted
+        /// `1` only.
+        var keepsNumberSpellings: Bool
+    }
+
+    mutating func conjunctWhole(_ c: Conjunct) -> ConjunctWhole {
+        if let known = conjunctWholes[c] { return known }
+        var w = ConjunctWhole(types: [], bound: .all, keepsNumberSpellings: false)
+        if let i = try? analysisSlot([c]) {
+            let types = analyses[i].1.types
+            w.keepsNumberSpellings = !(types.contains(.integer) && !types.contains(.fraction))
+            w.bound = analyses[i].1.satisfiableTypes
+            w.types = wholeTypes([c], depth: 0)
+        }
+        conjunctWholes[c] = w
+        return w
     }
 
     /// The instance types on which conjunction `key` accepts every value: a lower bound, empty where the
