@@ -24,24 +24,31 @@ extension ByteDFA {
     }
 
     /// State elimination (Brzozowski–McCluskey) with a size budget; nil when over budget.
+    ///
+    /// Parallel paths between two states are kept as a list of alternatives, made one choice when the
+    /// edge is read: merging each new path into the edge's choice at once compared it with all the
+    /// alternatives already there, which made the edges that gather many paths (into the final state,
+    /// around a loop) quadratic (a `oneOf` of 18 case-insensitive patterns spent half its elimination
+    /// there). The choice made is the same: `makeChoice` of all of them, in the order they came.
     func eliminatedExpression(budget: Int) -> GrammarExpr? {
         let n = stateCount
         let start = n, final = n + 1
-        var out = [[Int: (expr: GrammarExpr, size: Int)]](repeating: [:], count: n + 2)
+        var out = [[Int: EliminationEdge]](repeating: [:], count: n + 2)
         var incoming = [Set<Int>](repeating: [], count: n + 2)
         func label(_ set: ByteSet) -> GrammarExpr { set.count == 1 ? .bytes([set.lowest!]) : .byteSet(set) }
         func add(_ p: Int, _ q: Int, _ e: GrammarExpr, _ size: Int) -> Bool {
-            if let old = out[p][q] {
-                let merged: GrammarExpr
-                if let a = Self.singleByteSet(old.expr), let b = Self.singleByteSet(e) {
-                    merged = label(a.union(b))
-                    out[p][q] = (merged, 1)
+            if var old = out[p][q] {
+                // Two byte sets are one (as `makeChoice` of them would not make them).
+                if old.parts.count == 1, let a = Self.singleByteSet(old.parts[0]), let b = Self.singleByteSet(e) {
+                    old.parts[0] = label(a.union(b))
+                    old.size = 1
                 } else {
-                    merged = RegexLowering.makeChoice([old.expr, e])
-                    out[p][q] = (merged, old.size + size + 1)
+                    old.parts.append(e)
+                    old.size += size + 1
                 }
+                out[p][q] = old
             } else {
-                out[p][q] = (e, size)
+                out[p][q] = EliminationEdge(parts: [e], size: size)
                 incoming[q].insert(p)
             }
             return out[p][q]!.size <= budget
@@ -68,13 +75,15 @@ extension ByteDFA {
             out[s][s] = nil
             incoming[s].remove(s)
             let star: (GrammarExpr, Int)? = loop.map { (.repeat($0.expr, min: 0, max: nil), $0.size + 1) }
+            let exits = out[s].map { (q: $0.key, expr: $0.value.expr, size: $0.value.size) }
             for p in incoming[s] {
                 guard let into = out[p][s] else { continue }
-                for (q, from) in out[s] {
-                    var parts = [into.expr]
-                    var size = into.size + from.size + 1
+                let intoExpr = into.expr
+                for (q, fromExpr, fromSize) in exits {
+                    var parts = [intoExpr]
+                    var size = into.size + fromSize + 1
                     if let star { parts.append(star.0); size += star.1 }
-                    parts.append(from.expr)
+                    parts.append(fromExpr)
                     if !add(p, q, RegexLowering.makeSequence(parts), size) { return nil }
                 }
                 out[p][s] = nil
@@ -84,6 +93,14 @@ extension ByteDFA {
             incoming[s] = []
         }
         return out[start][final]?.expr ?? .nothing
+    }
+
+    /// The paths between two states of `eliminatedExpression`: the alternatives in the order they came,
+    /// and the size the budget counts.
+    struct EliminationEdge {
+        var parts: [GrammarExpr]
+        var size: Int
+        var expr: GrammarExpr { parts.count == 1 ? parts[0] : RegexLowering.makeChoice(parts) }
     }
 
     /// The bytes of each class.
