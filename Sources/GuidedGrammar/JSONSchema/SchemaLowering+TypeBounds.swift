@@ -117,9 +117,9 @@ extension SchemaLowering {
         // Partial choices are bounded only in a search past `partialCheckFrom` combinations: below it
         // each complete one is analysed anyway, and the alternatives' own facts would be extra work.
         let checkPartial = total > Self.partialCheckFrom
-        let facts = checkPartial ? groups.map { g in g.alternatives.map { boundingFacts($0) } } : groups.map { g in g.alternatives.map { _ in nil } }
-        extendCombination(groups.count - 1, base, checkPartial ? boundingFacts(base) : nil, types, of: groups, bounds: bounds, facts: facts,
-                          checkPartial: checkPartial, search: &search)
+        let facts: [[SchemaFacts?]] = groups.map { g in g.alternatives.map { checkPartial ? boundingFacts($0) : nil } }
+        extendCombination(groups.count - 1, base, checkPartial ? boundingFacts(base) : nil, types, of: groups, bounds: bounds,
+                          facts: facts, checkPartial: checkPartial, search: &search)
         return search.gaveUp ? nil : search.found
     }
 
@@ -157,10 +157,11 @@ extension SchemaLowering {
     }
 
     /// One level of the search: group `gi`'s alternatives added to the partial combination `key`, whose
-    /// facts (`partial`: the meeting of its parts' bounding facts, `facts` for each alternative; nil where
-    /// one could not be analyzed) bound it without analysing it whole. A partial choice is cut where those facts admit no type (an
-    /// upper bound, so nothing admissible is cut); a complete one is kept where its own analysis admits
-    /// some (`typeBound`), as before.
+    /// facts (`partial`: the meeting of its parts' bounding facts, `facts` for each alternative; nil
+    /// where one could not be analyzed, or the search does not check partial choices) bound it without
+    /// analysing it whole. A partial choice is cut where those facts admit no type (an upper bound, so
+    /// nothing admissible is cut); a complete one is kept where its own analysis admits some
+    /// (`typeBound`), as before.
     private mutating func extendCombination(_ gi: Int, _ key: [Conjunct], _ partial: SchemaFacts?, _ common: InstanceTypes,
                                             of groups: [DisjunctionGroup], bounds: [[InstanceTypes]], facts alternatives: [[SchemaFacts?]],
                                             checkPartial: Bool, search: inout CombinationSearch) {
@@ -184,7 +185,7 @@ extension SchemaLowering {
                 }
             } else {
                 extendCombination(gi - 1, extended, facts, meet, of: groups, bounds: bounds, facts: alternatives,
-                                      checkPartial: checkPartial, search: &search)
+                                  checkPartial: checkPartial, search: &search)
             }
         }
     }

@@ -27,6 +27,7 @@ struct SchemaLowering {
     var sharedRules: [String: RuleID] = [:]
     /// The types each conjunction accepts wholly (`SchemaLowering+WholeTypes`).
     var wholeTypesMemo: [[Conjunct]: InstanceTypes] = [:]
+    /// What dropping each conjunct needs to know of it (`conjunctWhole`).
     var conjunctWholes: [Conjunct: ConjunctWhole] = [:]
     /// The overlap of each pair of `oneOf` branches alone (`branchOverlap`).
     var branchOverlaps: [[[Conjunct]]: InstanceTypes] = [:]
