@@ -344,22 +344,12 @@ extension SchemaLowering {
         x == y || (document[x].value == document[y].value && document[x].baseURI == document[y].baseURI)
     }
 
-    /// The types on which `key` accepts every value (empty when unsure). Only keyword-free types count:
-    /// null and booleans not excluded, strings, numbers and arrays without any constraint of their kind.
+    /// The types on which `key` accepts every value (empty when unsure): its own keywords only, so a
+    /// conjunction with groups, negations or listed values is unsure (`wholeTypes` follows groups).
     mutating func universalTypes(_ key: [Conjunct]) -> InstanceTypes {
         guard let (flat, f) = try? analyze(SchemaLowering.normalize(key)) else { return [] }
         if flat.unsatisfiable || f.unsatisfiable || !flat.groups.isEmpty || !f.negated.isEmpty || f.enumValues != nil { return [] }
-        var u = InstanceTypes()
-        if f.types.contains(.null), !f.excluded.contains(.null) { u.insert(.null) }
-        if f.types.contains(.boolean), !f.excluded.contains(.bool(true)), !f.excluded.contains(.bool(false)) { u.insert(.boolean) }
-        if f.types.contains(.string), f.minLength == 0, f.maxLength == nil, f.patterns.isEmpty, f.formats.isEmpty,
-           f.negatedPatterns.isEmpty, f.negatedFormats.isEmpty, !f.excluded.contains(where: { $0.stringValue != nil }) { u.insert(.string) }
-        let numbersFree = f.lower == nil && f.upper == nil && f.multipleOf.isEmpty && f.notMultipleOf.isEmpty
-            && !f.excluded.contains(where: { if case .number = $0 { return true } else { return false } })
-        if numbersFree { u.formUnion(f.types.intersection(.number)) }
-        if f.types.contains(.array), f.arrayParts.isEmpty, f.minItems == 0, f.maxItems == nil, f.uniqueItems == nil, f.contains.isEmpty,
-           !f.excluded.contains(where: { if case .array = $0 { return true } else { return false } }) { u.insert(.array) }
-        return u
+        return Self.typesWithoutKeywords(f)
     }
 
     /// True only when no instance can satisfy both conjunctions.

@@ -122,8 +122,9 @@ extension SchemaLowering {
     /// Nesting of groups `wholeTypes` follows (each level a branch of the one above).
     static let maxWholeTypesDepth = 4
 
-    /// The types `f` admits with no keyword of their kind: null and booleans not excluded, strings,
-    /// numbers and arrays unconstrained. Objects never (their members are too many things to rule out).
+    /// The types `f` admits with no keyword of their kind (what `wholeTypes` and `universalTypes` start
+    /// from): null and booleans not excluded, strings, numbers and arrays unconstrained. Objects never
+    /// (their members are too many things to rule out).
     static func typesWithoutKeywords(_ f: SchemaFacts) -> InstanceTypes {
         let admitted = f.satisfiableTypes
         var u = InstanceTypes()
