@@ -167,6 +167,29 @@ private typealias S = MaskTestSupport
         #expect(g.automaton.statistics.states == 5, "the start, the quote, 3 positions")
     }
 
+    /// One pass answers a class with every non-ASCII character, with all but their white space, and
+    /// with none: each of the three is the longest token of that class, whichever is asked first (the
+    /// pass skips a token no longer than the narrowest's longest so far, which must not hide a longer
+    /// one from the wider two).
+    @Test(arguments: [[0, 1, 2], [2, 1, 0], [1, 2, 0]])
+    func theLongestMemberOfEachWidth(order: [Int]) throws {
+        let index = try VocabularyIndex(S.vocabulary(["ab", "abé", "a\u{3000}bb", "abababab", "é\u{3000}", "x"]))
+        var ascii = ASCIISet()
+        for b in UInt8(ascii: "a")...UInt8(ascii: "b") { ascii.insert(b) }
+        var all = ascii, spaceless = ascii
+        all.high |= ASCIISet.wideBit | ASCIISet.spaceBit
+        spaceless.high |= ASCIISet.wideBit
+        // "abé" is 4 bytes, "a\u{3000}bb" 6 (an ideographic space), "abababab" 8: the longest is 8 at every
+        // width, so the narrower ones are asked on a class whose longest token has no wide character.
+        let classes = [all, spaceless, ascii]
+        let expected = [8, 8, 8]
+        for k in order { #expect(index.classSlices.longestMember(classes[k]) == expected[k]) }
+        // Without "abababab": each width has its own longest, and the widest class's comes first in the
+        // table, so the narrower ones are found among tokens shorter than it.
+        let narrow = try VocabularyIndex(S.vocabulary(["a\u{3000}bb", "abé", "ab", "é\u{3000}", "x"]))
+        for k in order { #expect(narrow.classSlices.longestMember(classes[k]) == [6, 4, 2][k]) }
+    }
+
     /// What a first-visit check may spend scales with the trie it spares a walk of: a few tokens get
     /// the floor of 1/32 of Qwen2's budgets.
     @Test func checkBudgetsScaleWithTheTrie() throws {
