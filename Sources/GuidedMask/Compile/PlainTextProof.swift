@@ -35,18 +35,26 @@ final class PlainTextProof {
     private var questionPairLimit: Int
     /// Scratch kept between questions: per NFA state, where its pair numbers (one per character
     /// position) start in the exploration's slots, plus one (0: none yet, as a `ZeroedTable` reads),
-    /// and the marks of the ε-closure search; per byte class the head of its list of targets.
+    /// and the marks of the ε-closure search.
     private let pairBase: ZeroedTable<Int32>
     private let mark: ZeroedTable<UInt32>
     private var generation: UInt32 = 0
-    private let classHead: ScratchList<Int32>
-    /// Per byte class, for the pair being expanded: `classStamp == stamp` when some edge reads it, and
-    /// then its only target (`classSingle >= 0`), or -1 when several do (listed from `classHead`).
-    /// Most classes of a pair have one target (every byte that leaves a name's prefix goes to the same
-    /// "any other name" state), and they no longer each append to the lists.
-    private let classStamp: ScratchList<UInt32>
-    private let classSingle: ScratchList<Int32>
+    /// Per NFA state, for the pair being expanded: `targetStamp == stamp` when it is a target of the
+    /// pair's byte edges, and then its place in `targets` (`targetIndex`). Each target gets the union of
+    /// the classes that lead to it (`targetClasses`): a name-trie node's edges go to a dozen targets
+    /// (the next characters, the "any other name" loop, the lead bytes of wider characters), most of
+    /// the classes to one of them.
+    private let targetStamp: ZeroedTable<UInt32>
+    private let targetIndex: ZeroedTable<Int32>
     private var stamp: UInt32 = 0
+    /// A labelled edge's classes as a set, by the start of its class list: `rangeEnd[low]` is the
+    /// list's end once `rangeClasses[low]` is made (the NFA keeps one list per distinct byte set, so
+    /// the trie's nodes with the same next characters share it). Sized on the first exploration.
+    private var rangeEnd: ZeroedTable<Int32>? = nil
+    private var rangeClasses: ZeroedTable<ClassBits>? = nil
+    /// The plain-text positions by class, made at the first exploration from its `sliceEdges`.
+    private var positions: PlainTextPositions? = nil
+    private let classCount: Int
 
     /// Pairs and successor links one exploration may collect before it gives up, and NFA states its
     /// ε-closures may visit: a pair's closure is recomputed per pair, and a fuzzed grammar whose rule
@@ -73,9 +81,9 @@ final class PlainTextProof {
         known = ZeroedTable(count: stateCount)
         pairBase = ZeroedTable(count: stateCount)
         mark = ZeroedTable(count: stateCount)
-        classHead = ScratchList(repeating: -1, count: classCount)
-        classStamp = ScratchList(repeating: 0, count: classCount)
-        classSingle = ScratchList(repeating: -1, count: classCount)
+        targetStamp = ZeroedTable(count: stateCount)
+        targetIndex = ZeroedTable(count: stateCount)
+        self.classCount = classCount
     }
 
     /// True when some member of `set` (a deterministic state's NFA states) reads every plain string.
@@ -143,8 +151,17 @@ final class PlainTextProof {
         defer { spent += closureStates + region.count + linkPair.count }
         guard region.number(start, SliceUTF8.boundary) != nil else { return false }
         var closure = ScratchList<Int32>(capacity: 64)
-        var linkTarget = ScratchList<Int32>(capacity: 64), linkNext = ScratchList<Int32>(capacity: 64)
-        var touched = ScratchList<Int32>(capacity: 64)
+        if positions == nil || !positions!.madeFrom(sliceEdges) {
+            positions = PlainTextPositions(sliceEdges, classCount: classCount)
+        }
+        let plan = positions!
+        if rangeEnd == nil || rangeEnd!.count < nfa.classList.count + 1 {
+            rangeEnd = ZeroedTable(count: nfa.classList.count + 1)
+            rangeClasses = ZeroedTable(count: nfa.classList.count + 1)
+        }
+        let ends = rangeEnd!, sets = rangeClasses!
+        var targets = ScratchList<Int32>(capacity: 64)
+        var targetClasses = ScratchList<ClassBits>(capacity: 64)
         var next = 0
         while next < region.count {
             let s = region.state[next], u = region.position[next]
@@ -165,11 +182,12 @@ final class PlainTextProof {
             }
             closureStates += closure.count
             if closureStates > Self.maxClosureStates { abandoned.insert(start); return false }
-            // Byte edges of the closure by class: one target per class in `classSingle`, lists threaded
-            // through `linkNext` from `classHead` only for classes with several.
+            // The targets of the closure's byte edges, each with the classes that lead to it; `several`:
+            // the classes that lead to more than one target.
             stamp &+= 1
-            if stamp == 0 { classStamp.fill(0); stamp = 1 }
-            linkTarget.removeAll(); linkNext.removeAll()
+            if stamp == 0 { targetStamp.clear(); stamp = 1 }
+            targets.removeAll(); targetClasses.removeAll()
+            var covered = ClassBits(), several = ClassBits()
             for k in 0..<closure.count {
                 let z = Int(closure[k])
                 guard nfa.label[z] == GrammarNFA.labelClasses else { continue }
@@ -178,59 +196,55 @@ final class PlainTextProof {
                 // A target that only passes on to one other state (no bytes, no call, one ε-edge) has
                 // that state's answer: skip to it. Every name-trie node leaves by its own such state into
                 // the one "any text" loop; numbered apart, each was a pair with that loop's whole closure.
-                let t = Self.passThrough(target, nfa: nfa)
-                for k in Int(nfa.labelLow[z])..<Int(nfa.labelHigh[z]) {
-                    let cls = Int(nfa.classList[k])
-                    if classStamp[cls] != stamp {
-                        classStamp[cls] = stamp
-                        classSingle[cls] = t
-                        continue
-                    }
-                    let single = classSingle[cls]
-                    if single == t { continue }
-                    if single >= 0 {
-                        // A second target: the class gets a list, beginning with the first.
-                        touched.append(Int32(cls))
-                        linkTarget.append(single); linkNext.append(-1)
-                        classHead[cls] = Int32(linkTarget.count - 1)
-                        classSingle[cls] = -1
-                    }
-                    linkTarget.append(t); linkNext.append(classHead[cls])
-                    classHead[cls] = Int32(linkTarget.count - 1)
+                let t = Int(Self.passThrough(target, nfa: nfa))
+                let classes = Self.classSet(of: z, nfa, ends, sets)
+                let j: Int
+                if targetStamp[t] == stamp { j = Int(targetIndex[t]) } else {
+                    targetStamp[t] = stamp
+                    j = targets.count
+                    targetIndex[t] = Int32(j)
+                    targets.append(Int32(t)); targetClasses.append(ClassBits())
                 }
+                several = several | (covered & ~targetClasses[j] & classes)
+                targetClasses[j] = targetClasses[j] | classes
+                covered = covered | classes
             }
             var overBudget = false
-            // The successor of the last class with one target: most classes in a row share it (every
-            // byte that leaves a name's prefix), and are skipped without looking their pair up.
-            var lastSingle: Int32 = -1, lastPosition: UInt8 = 0
-            for (cls, u2) in sliceEdges[Int(u)] {
-                if classStamp[cls] == stamp, classSingle[cls] >= 0 {
-                    // One target: a requirement of one link, stated once per pair and successor.
-                    let t = classSingle[cls]
-                    if t == lastSingle && u2 == lastPosition { continue }
-                    lastSingle = t; lastPosition = u2
-                    guard let q = region.number(t, u2) else { overBudget = true; break }
-                    if region.requiredBy[Int(q)] == p { continue }
-                    region.requiredBy[Int(q)] = p
-                    linkPair.append(q); linkRequirement.append(Int32(remaining.count))
-                    remaining.append(1)
-                    owner.append(p)
-                    continue
+            let read = plan.read[Int(u)]
+            // A class read here that no edge reads: the pair fails (a requirement nothing can meet).
+            if !(read & ~covered).isEmpty { remaining.append(0); owner.append(p) }
+            // Classes with one target: a requirement of one link per target and next position.
+            expand: for j in 0..<targets.count {
+                let only = targetClasses[j] & read & ~several
+                if only.isEmpty { continue }
+                let t = targets[j]
+                if only.count == 1 {
+                    let u2 = plan.soleNext[Int(u) * plan.classCount + only.first]
+                    if u2 != PlainTextPositions.noPosition {
+                        guard Self.requireAlone(p, t, u2, &region, &linkPair, &linkRequirement, &remaining, &owner) else { overBudget = true; break expand }
+                        continue
+                    }
                 }
-                let r = Int32(remaining.count)
-                var count: Int32 = 0
-                var l = classStamp[cls] == stamp ? classHead[cls] : -1
-                while l >= 0 {
-                    guard let q = region.number(linkTarget[Int(l)], u2) else { overBudget = true; break }
-                    linkPair.append(q); linkRequirement.append(r)
-                    count += 1
-                    l = linkNext[Int(l)]
+                for g in plan.groupStart[Int(u)]..<plan.groupStart[Int(u) + 1] where !(only & plan.groupClasses[g]).isEmpty {
+                    guard Self.requireAlone(p, t, plan.groupNext[g], &region, &linkPair, &linkRequirement, &remaining, &owner) else { overBudget = true; break expand }
                 }
-                remaining.append(count)
-                owner.append(p)
             }
-            for k in 0..<touched.count { classHead[Int(touched[k])] = -1 }
-            touched.removeAll()
+            // Classes with several targets (rare): one requirement per class and next position, met by
+            // any of them.
+            let shared = read & several
+            if !overBudget && !shared.isEmpty {
+                shared: for (cls, u2) in sliceEdges[Int(u)] where shared.contains(cls) {
+                    let r = Int32(remaining.count)
+                    var count: Int32 = 0
+                    for j in 0..<targets.count where targetClasses[j].contains(cls) {
+                        guard let q = region.number(targets[j], u2) else { overBudget = true; break shared }
+                        linkPair.append(q); linkRequirement.append(r)
+                        count += 1
+                    }
+                    remaining.append(count)
+                    owner.append(p)
+                }
+            }
             if linkPair.count > Self.maxLinks || (overBudget && questionPairLimit == pairLimit) { abandoned.insert(start); return false }
             if overBudget { abandonedAtCallerLimit.insert(start); return false }
             if p == 0 {
@@ -277,6 +291,35 @@ final class PlainTextProof {
             known[Int(region.state[p])] = bad[p] ? 2 : 1
         }
         return !bad[0]
+    }
+
+    /// The classes of labelled state `z`'s edge, as a set: made once per class list (`rangeEnd`).
+    @inline(__always)
+    private static func classSet(of z: Int, _ nfa: GrammarNFA, _ ends: ZeroedTable<Int32>, _ sets: ZeroedTable<ClassBits>) -> ClassBits {
+        let low = Int(nfa.labelLow[z]), high = Int(nfa.labelHigh[z])
+        if high > low + 2 && ends[low] == Int32(high) { return sets[low] }
+        var bits = ClassBits()
+        for k in low..<high { bits.insert(Int(nfa.classList[k])) }
+        if high > low + 2 && ends[low] == 0 {
+            ends[low] = Int32(high)
+            sets[low] = bits
+        }
+        return bits
+    }
+
+    /// States that pair `p` needs pair (t, u2) to read every plain string, unless it already did:
+    /// a requirement of one link. False past the region's pair limit.
+    @inline(__always)
+    private static func requireAlone(_ p: Int32, _ t: Int32, _ u2: UInt8, _ region: inout Region, _ linkPair: inout ScratchList<Int32>,
+                                     _ linkRequirement: inout ScratchList<Int32>, _ remaining: inout ScratchList<Int32>,
+                                     _ owner: inout ScratchList<Int32>) -> Bool {
+        guard let q = region.number(t, u2) else { return false }
+        if region.requiredBy[Int(q)] == p { return true }
+        region.requiredBy[Int(q)] = p
+        linkPair.append(q); linkRequirement.append(Int32(remaining.count))
+        remaining.append(1)
+        owner.append(p)
+        return true
     }
 }
 
