@@ -218,7 +218,7 @@ final class PlainTextProof {
                 let only = targetClasses[j] & read & ~several
                 if only.isEmpty { continue }
                 let t = targets[j]
-                if only.count == 1 {
+                if only.isSingle {
                     let u2 = plan.soleNext[Int(u) * plan.classCount + only.first]
                     if u2 != PlainTextPositions.noPosition {
                         guard Self.requireAlone(p, t, u2, &region, &linkPair, &linkRequirement, &remaining, &owner) else { overBudget = true; break expand }
