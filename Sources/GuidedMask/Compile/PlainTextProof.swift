@@ -39,19 +39,15 @@ final class PlainTextProof {
     private let pairBase: ZeroedTable<Int32>
     private let mark: ZeroedTable<UInt32>
     private var generation: UInt32 = 0
-    /// Per NFA state, for the pair being expanded: `targetStamp == stamp` when it is a target of the
-    /// pair's byte edges, and then its place in `targets` (`targetIndex`). Each target gets the union of
-    /// the classes that lead to it (`targetClasses`): a name-trie node's edges go to a dozen targets
-    /// (the next characters, the "any other name" loop, the lead bytes of wider characters), most of
-    /// the classes to one of them.
-    private let targetStamp: ZeroedTable<UInt32>
-    private let targetIndex: ZeroedTable<Int32>
-    private var stamp: UInt32 = 0
-    /// A labelled edge's classes as a set, by the start of its class list: `rangeEnd[low]` is the
-    /// list's end once `rangeClasses[low]` is made (the NFA keeps one list per distinct byte set, so
-    /// the trie's nodes with the same next characters share it). Sized on the first exploration.
-    private var rangeEnd: ZeroedTable<Int32>? = nil
-    private var rangeClasses: ZeroedTable<ClassBits>? = nil
+    /// A labelled edge's classes as a set, by the start of its class list: `rangeSlot[low]` is the set's
+    /// place in `rangeSets` plus one, `rangeEnds` the list's end there (the NFA keeps one list per
+    /// distinct byte set, so the trie's nodes with the same next characters share it). Only lists of
+    /// more than two classes are kept, so at most a third of `classList` are. Sized on the first
+    /// exploration.
+    private var rangeSlot: ZeroedTable<Int32>? = nil
+    private var rangeSets: ZeroedTable<ClassBits>? = nil
+    private var rangeEnds: ZeroedTable<Int32>? = nil
+    private var rangeCount = 0
     /// The plain-text positions by class, made at the first exploration from its `sliceEdges`.
     private var positions: PlainTextPositions? = nil
     private let classCount: Int
@@ -81,8 +77,6 @@ final class PlainTextProof {
         known = ZeroedTable(count: stateCount)
         pairBase = ZeroedTable(count: stateCount)
         mark = ZeroedTable(count: stateCount)
-        targetStamp = ZeroedTable(count: stateCount)
-        targetIndex = ZeroedTable(count: stateCount)
         self.classCount = classCount
     }
 
@@ -155,11 +149,17 @@ final class PlainTextProof {
             positions = PlainTextPositions(sliceEdges, classCount: classCount)
         }
         let plan = positions!
-        if rangeEnd == nil || rangeEnd!.count < nfa.classList.count + 1 {
-            rangeEnd = ZeroedTable(count: nfa.classList.count + 1)
-            rangeClasses = ZeroedTable(count: nfa.classList.count + 1)
+        if rangeSlot == nil || rangeSlot!.count < nfa.classList.count + 1 {
+            rangeSlot = ZeroedTable(count: nfa.classList.count + 1)
+            rangeSets = ZeroedTable(count: nfa.classList.count / 3 + 1)
+            rangeEnds = ZeroedTable(count: nfa.classList.count / 3 + 1)
+            rangeCount = 0
         }
-        let ends = rangeEnd!, sets = rangeClasses!
+        let rangeSlot = self.rangeSlot!, rangeSets = self.rangeSets!, rangeEnds = self.rangeEnds!
+        // The pair's targets by NFA state, in a small table of its own (open addressing, `targets`
+        // index or -1): per-state tables cost a cache miss per target on a large NFA.
+        var targetSlot = ScratchList<Int32>(repeating: -1, count: 64)
+        var targetHome = ScratchList<Int32>(capacity: 64)
         var targets = ScratchList<Int32>(capacity: 64)
         var targetClasses = ScratchList<ClassBits>(capacity: 64)
         var next = 0
@@ -184,9 +184,14 @@ final class PlainTextProof {
             if closureStates > Self.maxClosureStates { abandoned.insert(start); return false }
             // The targets of the closure's byte edges, each with the classes that lead to it; `several`:
             // the classes that lead to more than one target.
-            stamp &+= 1
-            if stamp == 0 { targetStamp.clear(); stamp = 1 }
-            targets.removeAll(); targetClasses.removeAll()
+            for k in 0..<targetHome.count { targetSlot[Int(targetHome[k])] = -1 }
+            targets.removeAll(); targetClasses.removeAll(); targetHome.removeAll()
+            if 2 * closure.count > targetSlot.count {
+                var size = targetSlot.count
+                while size < 2 * closure.count { size *= 2 }
+                targetSlot = ScratchList(repeating: -1, count: size)
+            }
+            let slotMask = targetSlot.count - 1
             var covered = ClassBits(), several = ClassBits()
             for k in 0..<closure.count {
                 let z = Int(closure[k])
@@ -197,12 +202,17 @@ final class PlainTextProof {
                 // that state's answer: skip to it. Every name-trie node leaves by its own such state into
                 // the one "any text" loop; numbered apart, each was a pair with that loop's whole closure.
                 let t = Int(Self.passThrough(target, nfa: nfa))
-                let classes = Self.classSet(of: z, nfa, ends, sets)
-                let j: Int
-                if targetStamp[t] == stamp { j = Int(targetIndex[t]) } else {
-                    targetStamp[t] = stamp
+                let classes = classSet(of: z, nfa, rangeSlot, rangeSets, rangeEnds)
+                var h = Int(truncatingIfNeeded: (UInt64(UInt32(t)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & slotMask
+                var j = -1
+                while targetSlot[h] >= 0 {
+                    if targets[Int(targetSlot[h])] == Int32(t) { j = Int(targetSlot[h]); break }
+                    h = (h + 1) & slotMask
+                }
+                if j < 0 {
                     j = targets.count
-                    targetIndex[t] = Int32(j)
+                    targetSlot[h] = Int32(j)
+                    targetHome.append(Int32(h))
                     targets.append(Int32(t)); targetClasses.append(ClassBits())
                 }
                 several = several | (covered & ~targetClasses[j] & classes)
@@ -293,16 +303,21 @@ final class PlainTextProof {
         return !bad[0]
     }
 
-    /// The classes of labelled state `z`'s edge, as a set: made once per class list (`rangeEnd`).
+    /// The classes of labelled state `z`'s edge, as a set: made once per class list of more than two
+    /// classes (`rangeSlot`).
     @inline(__always)
-    private static func classSet(of z: Int, _ nfa: GrammarNFA, _ ends: ZeroedTable<Int32>, _ sets: ZeroedTable<ClassBits>) -> ClassBits {
+    private func classSet(of z: Int, _ nfa: GrammarNFA, _ slots: ZeroedTable<Int32>, _ sets: ZeroedTable<ClassBits>,
+                          _ ends: ZeroedTable<Int32>) -> ClassBits {
         let low = Int(nfa.labelLow[z]), high = Int(nfa.labelHigh[z])
-        if high > low + 2 && ends[low] == Int32(high) { return sets[low] }
+        let slot = high > low + 2 ? Int(slots[low]) - 1 : -1
+        if slot >= 0 && ends[slot] == Int32(high) { return sets[slot] }
         var bits = ClassBits()
         for k in low..<high { bits.insert(Int(nfa.classList[k])) }
-        if high > low + 2 && ends[low] == 0 {
-            ends[low] = Int32(high)
-            sets[low] = bits
+        if high > low + 2 && slot < 0 && rangeCount < sets.count {
+            slots[low] = Int32(rangeCount + 1)
+            sets[rangeCount] = bits
+            ends[rangeCount] = Int32(high)
+            rangeCount += 1
         }
         return bits
     }
