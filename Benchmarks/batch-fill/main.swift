@@ -9,6 +9,9 @@
 //   --mixed  63 matchers at visited states (as --warm) and one new request: a grammar compiled afresh, its
 //            matcher walked a few random tokens in, so its row is a first visit. The step of a server when
 //            a request joins the batch.
+//   --private-grammars   with --warm: each matcher over a grammar of its own (the same three schemas,
+//            compiled apart), so no two rows share a compiled grammar, its mask cache or its entries:
+//            against the default, what rows sharing them cost each other on threads.
 //   --pause-us N   with --warm: sleep N µs before each timed batch, as a server does between steps (the
 //            GPU's forward pass), so the pool's workers have gone to sleep and must be woken.
 //   --pool-floor   the pool alone, on the same rows: an empty body, and a body that copies a 19 KB row from
@@ -32,10 +35,11 @@ var rowTimes = false
 var pauseMicroseconds = 0
 var poolFloor = false
 var mixed = false
+var privateGrammars = false
 var args = Array(CommandLine.arguments.dropFirst())
 var k = 0
 func printUsage() -> Never {
-    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm | --mixed] [--row-times] [--pause-us N] [--pool-floor]")
+    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm | --mixed] [--row-times] [--pause-us N] [--pool-floor] [--private-grammars]")
     exit(2)
 }
 while k < args.count {
@@ -47,6 +51,7 @@ while k < args.count {
     case "--warm": cold = false
     case "--mixed": cold = false; mixed = true
     case "--row-times": rowTimes = true
+    case "--private-grammars": privateGrammars = true
     case "--pool-floor": poolFloor = true
     case "--pause-us": k += 1; guard k < args.count, let n = Int(args[k]) else { printUsage() }; pauseMicroseconds = n
     case "--threads":
@@ -152,7 +157,9 @@ struct Batch {
 
 @MainActor func warmBatch() -> Batch {
     var rng = SplitMix64Generator(seed: 7)
-    let grammars = schemas.map { var s = $0; s["$comment"] = "warm"; return compile(s) }
+    let grammars = privateGrammars
+        ? (0..<batch).map { i in var s = schemas[i % schemas.count]; s["$comment"] = "warm \(i)"; return compile(s) }
+        : schemas.map { var s = $0; s["$comment"] = "warm"; return compile(s) }
     var matchers: [OpaquePointer?] = []
     for i in 0..<batch {
         var m: OpaquePointer? = nil
