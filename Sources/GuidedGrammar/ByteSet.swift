@@ -1,6 +1,7 @@
 /// A set of byte values: 256 bits in four words. Character classes of grammars and regexes lower to
-/// these, one per UTF-8 byte position.
-public struct ByteSet: Hashable, Sendable {
+/// these, one per UTF-8 byte position. The mask engine's proofs also keep sets of byte classes in it
+/// (classes number at most 256).
+public struct ByteSet: Hashable, Sendable, BitwiseCopyable {
     @usableFromInline var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
 
     public init() {}
@@ -52,16 +53,23 @@ public struct ByteSet: Hashable, Sendable {
         switch i { case 0: return w0; case 1: return w1; case 2: return w2; default: return w3 }
     }
 
-    public var isEmpty: Bool { (w0 | w1 | w2 | w3) == 0 }
+    @inlinable public var isEmpty: Bool { (w0 | w1 | w2 | w3) == 0 }
+
+    /// Exactly one member (without a population count, which the baseline x86-64 target lacks).
+    @inlinable public var isSingle: Bool {
+        let words = (w0 != 0 ? 1 : 0) + (w1 != 0 ? 1 : 0) + (w2 != 0 ? 1 : 0) + (w3 != 0 ? 1 : 0)
+        let x = w0 | w1 | w2 | w3
+        return words == 1 && x & (x &- 1) == 0
+    }
     public var count: Int { w0.nonzeroBitCount + w1.nonzeroBitCount + w2.nonzeroBitCount + w3.nonzeroBitCount }
 
-    public func union(_ o: ByteSet) -> ByteSet {
+    @inlinable public func union(_ o: ByteSet) -> ByteSet {
         var r = ByteSet(); r.w0 = w0 | o.w0; r.w1 = w1 | o.w1; r.w2 = w2 | o.w2; r.w3 = w3 | o.w3; return r
     }
-    public func intersection(_ o: ByteSet) -> ByteSet {
+    @inlinable public func intersection(_ o: ByteSet) -> ByteSet {
         var r = ByteSet(); r.w0 = w0 & o.w0; r.w1 = w1 & o.w1; r.w2 = w2 & o.w2; r.w3 = w3 & o.w3; return r
     }
-    public func complement() -> ByteSet {
+    @inlinable public func complement() -> ByteSet {
         var r = ByteSet(); r.w0 = ~w0; r.w1 = ~w1; r.w2 = ~w2; r.w3 = ~w3; return r
     }
 
@@ -82,7 +90,7 @@ public struct ByteSet: Hashable, Sendable {
     }
 
     /// The smallest member, or nil for the empty set.
-    public var lowest: UInt8? {
+    @inlinable public var lowest: UInt8? {
         for i in 0..<4 where word(i) != 0 { return UInt8(i * 64 + word(i).trailingZeroBitCount) }
         return nil
     }

@@ -1,3 +1,5 @@
+import GuidedGrammar
+
 /// Which NFA states read every string of plain JSON string text (`SliceUTF8`) by byte and ε-edges
 /// alone: a deterministic state whose set holds one of them reads every such string too (each byte's
 /// successor set contains that state's successors), so the unbounded token slice applies to it.
@@ -45,7 +47,7 @@ final class PlainTextProof {
     /// more than two classes are kept, so at most a third of `classList` are. Sized on the first
     /// exploration.
     private var rangeSlot: ZeroedTable<Int32>? = nil
-    private var rangeSets: ZeroedTable<ClassBits>? = nil
+    private var rangeSets: ZeroedTable<ByteSet>? = nil
     private var rangeEnds: ZeroedTable<Int32>? = nil
     private var rangeCount = 0
     /// The plain-text positions by class, made at the first exploration from its `sliceEdges`.
@@ -161,7 +163,7 @@ final class PlainTextProof {
         var targetSlot = ScratchList<Int32>(repeating: -1, count: 64)
         var targetHome = ScratchList<Int32>(capacity: 64)
         var targets = ScratchList<Int32>(capacity: 64)
-        var targetClasses = ScratchList<ClassBits>(capacity: 64)
+        var targetClasses = ScratchList<ByteSet>(capacity: 64)
         var next = 0
         while next < region.count {
             let s = region.state[next], u = region.position[next]
@@ -192,7 +194,7 @@ final class PlainTextProof {
                 targetSlot = ScratchList(repeating: -1, count: size)
             }
             let slotMask = targetSlot.count - 1
-            var covered = ClassBits(), several = ClassBits()
+            var covered = ByteSet(), several = ByteSet()
             for k in 0..<closure.count {
                 let z = Int(closure[k])
                 guard nfa.label[z] == GrammarNFA.labelClasses else { continue }
@@ -213,40 +215,40 @@ final class PlainTextProof {
                     j = targets.count
                     targetSlot[h] = Int32(j)
                     targetHome.append(Int32(h))
-                    targets.append(Int32(t)); targetClasses.append(ClassBits())
+                    targets.append(Int32(t)); targetClasses.append(ByteSet())
                 }
-                several = several | (covered & ~targetClasses[j] & classes)
-                targetClasses[j] = targetClasses[j] | classes
-                covered = covered | classes
+                several = several.union(covered.intersection(targetClasses[j].complement()).intersection(classes))
+                targetClasses[j] = targetClasses[j].union(classes)
+                covered = covered.union(classes)
             }
             var overBudget = false
             let read = plan.read[Int(u)]
             // A class read here that no edge reads: the pair fails (a requirement nothing can meet).
-            if !(read & ~covered).isEmpty { remaining.append(0); owner.append(p) }
+            if !read.intersection(covered.complement()).isEmpty { remaining.append(0); owner.append(p) }
             // Classes with one target: a requirement of one link per target and next position.
             expand: for j in 0..<targets.count {
-                let only = targetClasses[j] & read & ~several
+                let only = targetClasses[j].intersection(read).intersection(several.complement())
                 if only.isEmpty { continue }
                 let t = targets[j]
                 if only.isSingle {
-                    let u2 = plan.soleNext[Int(u) * plan.classCount + only.first]
+                    let u2 = plan.soleNext[Int(u) * plan.classCount + Int(only.lowest!)]
                     if u2 != PlainTextPositions.noPosition {
                         guard Self.requireAlone(p, t, u2, &region, &linkPair, &linkRequirement, &remaining, &owner) else { overBudget = true; break expand }
                         continue
                     }
                 }
-                for g in plan.groupStart[Int(u)]..<plan.groupStart[Int(u) + 1] where !(only & plan.groupClasses[g]).isEmpty {
+                for g in plan.groupStart[Int(u)]..<plan.groupStart[Int(u) + 1] where !only.intersection(plan.groupClasses[g]).isEmpty {
                     guard Self.requireAlone(p, t, plan.groupNext[g], &region, &linkPair, &linkRequirement, &remaining, &owner) else { overBudget = true; break expand }
                 }
             }
             // Classes with several targets (rare): one requirement per class and next position, met by
             // any of them.
-            let shared = read & several
+            let shared = read.intersection(several)
             if !overBudget && !shared.isEmpty {
-                shared: for (cls, u2) in sliceEdges[Int(u)] where shared.contains(cls) {
+                shared: for (cls, u2) in sliceEdges[Int(u)] where shared.contains(UInt8(cls)) {
                     let r = Int32(remaining.count)
                     var count: Int32 = 0
-                    for j in 0..<targets.count where targetClasses[j].contains(cls) {
+                    for j in 0..<targets.count where targetClasses[j].contains(UInt8(cls)) {
                         guard let q = region.number(targets[j], u2) else { overBudget = true; break shared }
                         linkPair.append(q); linkRequirement.append(r)
                         count += 1
@@ -306,13 +308,13 @@ final class PlainTextProof {
     /// The classes of labelled state `z`'s edge, as a set: made once per class list of more than two
     /// classes (`rangeSlot`).
     @inline(__always)
-    private func classSet(of z: Int, _ nfa: GrammarNFA, _ slots: ZeroedTable<Int32>, _ sets: ZeroedTable<ClassBits>,
-                          _ ends: ZeroedTable<Int32>) -> ClassBits {
+    private func classSet(of z: Int, _ nfa: GrammarNFA, _ slots: ZeroedTable<Int32>, _ sets: ZeroedTable<ByteSet>,
+                          _ ends: ZeroedTable<Int32>) -> ByteSet {
         let low = Int(nfa.labelLow[z]), high = Int(nfa.labelHigh[z])
         let slot = high > low + 2 ? Int(slots[low]) - 1 : -1
         if slot >= 0 && ends[slot] == Int32(high) { return sets[slot] }
-        var bits = ClassBits()
-        for k in low..<high { bits.insert(Int(nfa.classList[k])) }
+        var bits = ByteSet()
+        for k in low..<high { bits.insert(UInt8(truncatingIfNeeded: nfa.classList[k])) }
         if high > low + 2 && slot < 0 && rangeCount < sets.count {
             slots[low] = Int32(rangeCount + 1)
             sets[rangeCount] = bits
