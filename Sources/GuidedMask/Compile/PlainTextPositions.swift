@@ -20,7 +20,7 @@ struct PlainTextPositions {
     static var noPosition: UInt8 { 0xFF }
 
     init(_ edges: [[(cls: Int, u: UInt8)]], classCount: Int) {
-        precondition(classCount <= 256)
+        precondition(classCount <= 256, "byte classes partition the 256 byte values")
         self.edges = edges
         self.classCount = classCount
         var read: [ByteSet] = [], start = [0], next: [UInt8] = [], classes: [ByteSet] = []
