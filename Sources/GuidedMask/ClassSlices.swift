@@ -166,6 +166,8 @@ final class ClassSlices: @unchecked Sendable {
         variants[0].high |= ASCIISet.wideBit | ASCIISet.spaceBit
         variants[1].high = (variants[1].high | ASCIISet.wideBit) & ~ASCIISet.spaceBit
         variants[2].high &= ~(ASCIISet.wideBit | ASCIISet.spaceBit)
+        // (A class with the `spaceBit` but not the `wideBit` is none of the three: it is asked alone.)
+        if !variants.contains(characters) { variants = [characters, characters, characters] }
         // Each variant holds the next, so their longest members are in decreasing order, and a token no
         // longer than the last variant's is skipped at once.
         var found = [0, 0, 0]
@@ -182,21 +184,7 @@ final class ClassSlices: @unchecked Sendable {
         longest.withLock { known in
             for v in 0..<3 where known.count < Self.maxLongestKept { known[variants[v]] = found[v] }
         }
-        // (A class with the `spaceBit` but not the `wideBit` is none of the three; no caller asks one.)
-        guard let v = variants.firstIndex(of: characters) else { return longestMemberAlone(characters) }
-        return found[v]
-    }
-
-    private func longestMemberAlone(_ characters: ASCIISet) -> Int {
-        var found = 0
-        tokenCharacters.withUnsafeBufferPointer { chars in
-            tokenLengths.withUnsafeBufferPointer { lengths in
-                for id in 0..<chars.count where Int(lengths[id]) > found && chars[id].isSubset(of: characters) {
-                    found = Int(lengths[id])
-                }
-            }
-        }
-        return found
+        return found[variants.firstIndex(of: characters)!]
     }
 
     static let maxLongestKept = 4096
