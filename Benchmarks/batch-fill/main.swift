@@ -216,7 +216,10 @@ func threadCPU() -> Double {
 @MainActor func parallelRows(_ b: Batch, threads: Int, free: Bool = true) {
     let clock = RowClock(batch)
     let handles = b.matchers.map { UInt(bitPattern: $0) }, w = words
+    // Touched before the clock starts: a fresh allocation of this size is fresh pages, and their first
+    // writes (page faults) would be counted in the rows' times.
     let buffers = UnsafeMutablePointer<Int32>.allocate(capacity: batch * w)
+    buffers.initialize(repeating: 0, count: batch * w)
     let out = UInt(bitPattern: buffers)
     let span = microseconds {
         ForkJoinPool.shared.run(iterations: batch, threads: threads) { i in
