@@ -17,6 +17,9 @@
 //   --pool-floor   the pool alone, on the same rows: an empty body, and a body that copies a 19 KB row from
 //            one of 24 source masks (what a visited state's fill does at least). What a machine allows a
 //            batch of this size before any engine work.
+//   --patience-us N   the pool takes another participant's index only once that one's current index has
+//            run N µs, or it has not started (`ForkJoinPool.patienceNanoseconds`; default: at once).
+//            `--row-times` counts the rows filled outside their owner's range.
 // First visits are measured interleaved (round r times every count on its own fresh batch), so drift in
 // the machine's state touches every column alike; visited states in blocks of one thread count. Prints µs per batch (median, p90) and the speed-up.
 //
@@ -39,7 +42,7 @@ var privateGrammars = false
 var args = Array(CommandLine.arguments.dropFirst())
 var k = 0
 func printUsage() -> Never {
-    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm | --mixed] [--row-times] [--pause-us N] [--pool-floor] [--private-grammars]")
+    print("usage: guided-batch-bench [--tokenizer PATH] [--threads N...] [--rounds N] [--batch N] [--cold | --warm | --mixed] [--row-times] [--pause-us N] [--pool-floor] [--private-grammars] [--patience-us N]")
     exit(2)
 }
 while k < args.count {
@@ -53,6 +56,8 @@ while k < args.count {
     case "--row-times": rowTimes = true
     case "--private-grammars": privateGrammars = true
     case "--pool-floor": poolFloor = true
+    case "--patience-us": k += 1; guard k < args.count, let n = Double(args[k]) else { printUsage() }
+        ForkJoinPool.shared.patienceNanoseconds = UInt64(n * 1000)
     case "--pause-us": k += 1; guard k < args.count, let n = Int(args[k]) else { printUsage() }; pauseMicroseconds = n
     case "--threads":
         threadCounts = []
@@ -205,9 +210,12 @@ var parallelWall: [Double] = [], parallelCPU: [Double] = [], parallelSpan: [Doub
 
 final class RowClock: @unchecked Sendable {
     // @unchecked: row i's slots are written by the one thread the pool gave index i.
-    var wall: [Double], cpu: [Double]
-    init(_ n: Int) { wall = Array(repeating: 0, count: n); cpu = Array(repeating: 0, count: n) }
+    var wall: [Double], cpu: [Double], participant: [Int]
+    init(_ n: Int) { wall = Array(repeating: 0, count: n); cpu = Array(repeating: 0, count: n); participant = Array(repeating: 0, count: n) }
 }
+/// Rows filled by a participant other than the one whose range holds them (the pool's ranges are
+/// `p * n / P ..< (p + 1) * n / P`), and the wall times of the rows each way.
+var stolenRows = 0, ownWall: [Double] = [], stolenWall: [Double] = []
 func threadCPU() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
@@ -222,12 +230,18 @@ func threadCPU() -> Double {
     buffers.initialize(repeating: 0, count: batch * w)
     let out = UInt(bitPattern: buffers)
     let span = microseconds {
-        ForkJoinPool.shared.run(iterations: batch, threads: threads) { i in
+        ForkJoinPool.shared.run(iterations: batch, threads: threads) { i, p in
             let c0 = threadCPU(), t0 = DispatchTime.now().uptimeNanoseconds
             _ = gd_matcher_fill_bitmask(OpaquePointer(bitPattern: handles[i]), UnsafeMutablePointer<Int32>(bitPattern: out)! + i * w, w)
             clock.wall[i] = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000
             clock.cpu[i] = threadCPU() - c0
+            clock.participant[i] = p
         }
+    }
+    let participants = min(threads, batch)
+    for i in 0..<batch {
+        let owner = (0..<participants).last { $0 * batch / participants <= i }!
+        if clock.participant[i] == owner { ownWall.append(clock.wall[i]) } else { stolenRows += 1; stolenWall.append(clock.wall[i]) }
     }
     buffers.deallocate()
     parallelWall += clock.wall
@@ -334,4 +348,6 @@ if rowTimes, !rows.isEmpty {
                  + "thread CPU sum per batch %.1f; batch span median %.1f us",
                  threadCounts.last!, median(parallelWall), parallelWall.reduce(0, +) / Double(rounds),
                  parallelCPU.reduce(0, +) / Double(rounds), median(parallelSpan)))
+    print(String(format: "rows taken from another participant's range: %.1f per batch; wall median %.2f us own, %.2f us taken",
+                 Double(stolenRows) / Double(rounds), ownWall.isEmpty ? 0 : median(ownWall), stolenWall.isEmpty ? 0 : median(stolenWall)))
 }

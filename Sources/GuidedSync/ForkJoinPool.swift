@@ -48,6 +48,12 @@ public final class ForkJoinPool: @unchecked Sendable {
 
     /// How long a worker busy-waits for the next loop before it sleeps.
     public let spinNanoseconds: UInt64
+    /// How long a participant done with its own range lets another's current index run before it takes
+    /// that participant's next index; 0 takes at once. Taking an index moves its memory (a batch fill's
+    /// 19 KB row) to another core, where the next loop's owner must fetch it back, so in a loop of even
+    /// indices eager stealing costs more than it balances; patience steals only from a participant that
+    /// is late to start or held up by a slow index. Set it between loops (a loop reads it when it starts).
+    public var patienceNanoseconds: UInt64 = 0
     /// The most workers the pool starts, whatever `threads` asks for.
     public static let maxWorkers = 255
 
@@ -58,7 +64,9 @@ public final class ForkJoinPool: @unchecked Sendable {
     /// Participant p's slot at `slots + p * slotBytes`: 128 bytes, so that the adjacent-line prefetch of
     /// one slot never pulls in another. Its words: the state, the range's cursor (the next index; the
     /// range ends where the next participant's begins), the loop's iterations and participants, the
-    /// job. The caller's slot (p = 0) uses only its cursor.
+    /// job, the loop's patience; in its second line, when the participant took its current index of its
+    /// own range (monotonic ns; the posting's time until it takes one), read only by waiting thieves.
+    /// The caller's slot (p = 0) uses only its cursor and that time.
     private let slots: UnsafeMutableRawPointer
     private static let slotBytes = 128
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -66,7 +74,7 @@ public final class ForkJoinPool: @unchecked Sendable {
 
     // A slot's words (byte offsets).
     private static let stateOffset = 0, cursorOffset = 8, iterationsOffset = 16, participantsOffset = 24,
-                       jobOffset = 32
+                       jobOffset = 32, patienceOffset = 40, startedOffset = 64
     // A state's phase (its low two bits).
     private static let posted: UInt64 = 1, running: UInt64 = 2, finished: UInt64 = 3
 
@@ -112,12 +120,17 @@ public final class ForkJoinPool: @unchecked Sendable {
             // Every cursor is written before the first posting: a worker steals from the others' ranges,
             // and must not read a cursor left from the last loop.
             Self.setWord(slots, Self.cursorOffset, 0)
+            let patience = Int64(clamping: patienceNanoseconds)
+            let posted = patience > 0 ? Int64(clamping: Self.now()) : 0
+            if patience > 0 { Self.setWord(slots, Self.startedOffset, posted) }
             for p in 1..<count {
                 let slot = self.slot(p)
                 Self.setWord(slot, Self.cursorOffset, Int64(p * n / count))
                 Self.setWord(slot, Self.iterationsOffset, Int64(n))
                 Self.setWord(slot, Self.participantsOffset, Int64(count))
                 slot.storeBytes(of: jobPointer, toByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self)
+                Self.setWord(slot, Self.patienceOffset, patience)
+                if patience > 0 { Self.setWord(slot, Self.startedOffset, posted) }
             }
             // Release stores, one fence after them all: a sequentially consistent store is a locked
             // instruction that waits for its line, and the line is in the spinning worker's cache, so
@@ -126,7 +139,7 @@ public final class ForkJoinPool: @unchecked Sendable {
             for p in 1..<count { guided_store_u64_release(Self.state(slot(p)), g | Self.posted) }
             guided_fence_seq_cst()
             wakeSleepers()
-            work(as: 0, iterations: n, participants: count, job)
+            work(as: 0, iterations: n, participants: count, patience: patience, job)
             for p in 1..<count {
                 let state = Self.state(slot(p))
                 // A load first: a worker has almost always finished by now, and a compare-exchange would
@@ -160,9 +173,11 @@ public final class ForkJoinPool: @unchecked Sendable {
     }
 
     /// Participant `p`'s share: its own range, then whatever is left of the others', in turn from the
-    /// next participant on. Returns when every range is exhausted.
+    /// next participant on (with `patience`, only what `mayTake` allows). Returns when every range is
+    /// exhausted.
     @inline(__always)
-    private func work(as p: Int, iterations n: Int, participants count: Int, _ job: Job) {
+    private func work(as p: Int, iterations n: Int, participants count: Int, patience: Int64, _ job: Job) {
+        if patience > 0 { return workPatiently(as: p, iterations: n, participants: count, patience: patience, job) }
         for k in 0..<count {
             let q = (p + k) % count
             let cursor = Self.word(slot(q), Self.cursorOffset), end = Int64((q + 1) * n / count)
@@ -175,6 +190,44 @@ public final class ForkJoinPool: @unchecked Sendable {
                 job.body(Int(i), p)
             }
         }
+    }
+
+    /// `work` with patience: the own range with the time each index is taken, then passes over the others'
+    /// ranges, taking an index only where `mayTake` says the owner is late or held up, until every range
+    /// is exhausted.
+    private func workPatiently(as p: Int, iterations n: Int, participants count: Int, patience: Int64, _ job: Job) {
+        let own = slot(p)
+        let cursor = Self.word(own, Self.cursorOffset), end = Int64((p + 1) * n / count)
+        let started = Self.word(own, Self.startedOffset)
+        while true {
+            let i = guided_fetch_add_i64(cursor, 1)
+            if i >= end { break }
+            guided_store_i64(started, Int64(clamping: Self.now()))
+            job.body(Int(i), p)
+        }
+        while true {
+            var pending = false
+            for k in 1..<count {
+                let q = (p + k) % count, victim = slot(q)
+                let cursor = Self.word(victim, Self.cursorOffset), end = Int64((q + 1) * n / count)
+                if guided_load_i64(cursor) >= end { continue }
+                pending = true
+                guard mayTake(from: victim, owner: q, patience: patience) else { continue }
+                let i = guided_fetch_add_i64(cursor, 1)
+                if i < end { job.body(Int(i), p) }
+            }
+            if !pending { return }
+            // Between passes: each pass reads the owners' lines, which they write at every index.
+            for _ in 0..<32 { guided_cpu_relax() }
+        }
+    }
+
+    /// Whether a thief may take participant `q`'s next index: `q` has not claimed its posting (a worker
+    /// still waking), or the index it took last has run for longer than `patience`.
+    @inline(__always)
+    private func mayTake(from victim: UnsafeMutableRawPointer, owner q: Int, patience: Int64) -> Bool {
+        if q > 0 && guided_load_u64_acquire(Self.state(victim)) & 3 == Self.posted { return true }
+        return Int64(clamping: Self.now()) - guided_load_i64(Self.word(victim, Self.startedOffset)) > patience
     }
 
     /// Sleeping workers learn of a posted slot here; spinning ones see it themselves. A worker counts
@@ -214,7 +267,8 @@ public final class ForkJoinPool: @unchecked Sendable {
             let n = Int(guided_load_i64(Self.word(slot, Self.iterationsOffset)))
             let count = Int(guided_load_i64(Self.word(slot, Self.participantsOffset)))
             let job = Unmanaged<Job>.fromOpaque(slot.load(fromByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self))
-            job._withUnsafeGuaranteedRef { work(as: p, iterations: n, participants: count, $0) }
+            let patience = guided_load_i64(Self.word(slot, Self.patienceOffset))
+            job._withUnsafeGuaranteedRef { work(as: p, iterations: n, participants: count, patience: patience, $0) }
             guided_store_u64_release(state, g | Self.finished)
         }
     }

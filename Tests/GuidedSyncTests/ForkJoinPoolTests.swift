@@ -120,4 +120,38 @@ private final class Visits: Sendable {
         #expect(done.load(ordering: .acquiring) == n - 1)
         #expect(visits.all == Array(repeating: 1, count: n))
     }
+
+    /// With patience, every index still runs once at any width, back to back and after the workers slept.
+    @Test func patientPoolRunsEveryIndexOnce() {
+        let pool = ForkJoinPool(spinNanoseconds: 20_000)
+        pool.patienceNanoseconds = 3_000
+        for round in 0..<300 {
+            if round % 60 == 59 { usleep(1_000) }
+            let n = round % 70
+            let visits = Visits(n)
+            pool.run(iterations: n, threads: 1 + round % 9) { visits.visit($0) }
+            #expect(visits.all == Array(repeating: 1, count: n), "round \(round)")
+        }
+    }
+
+    /// With patience, a participant held up by a slow index still loses the rest of its range: the index
+    /// that waits for all the others returns only once the others took the 15 it would run after it.
+    @Test func patientPoolTakesFromAHeldUpParticipant() {
+        let pool = ForkJoinPool(spinNanoseconds: 100_000)
+        pool.patienceNanoseconds = 50_000
+        let n = 64
+        let done = Atomic<Int>(0)
+        let visits = Visits(n)
+        pool.run(iterations: n, threads: 4) { i in
+            if i == 0 {
+                let deadline = Date().addingTimeInterval(10)
+                while done.load(ordering: .acquiring) < n - 1 && Date() < deadline { usleep(100) }
+            } else {
+                done.wrappingAdd(1, ordering: .releasing)
+            }
+            visits.visit(i)
+        }
+        #expect(done.load(ordering: .acquiring) == n - 1)
+        #expect(visits.all == Array(repeating: 1, count: n))
+    }
 }
