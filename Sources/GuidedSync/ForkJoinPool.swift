@@ -64,9 +64,7 @@ public final class ForkJoinPool: @unchecked Sendable {
     /// Participant p's slot at `slots + p * slotBytes`: 128 bytes, so that the adjacent-line prefetch of
     /// one slot never pulls in another. Its words: the state, the range's cursor (the next index; the
     /// range ends where the next participant's begins), the loop's iterations and participants, the
-    /// job, the loop's patience; in its second line, when the participant took its current index of its
-    /// own range (monotonic ns; the posting's time until it takes one), read only by waiting thieves.
-    /// The caller's slot (p = 0) uses only its cursor and that time.
+    /// job, the loop's patience. The caller's slot (p = 0) uses only its cursor.
     private let slots: UnsafeMutableRawPointer
     private static let slotBytes = 128
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -74,7 +72,7 @@ public final class ForkJoinPool: @unchecked Sendable {
 
     // A slot's words (byte offsets).
     private static let stateOffset = 0, cursorOffset = 8, iterationsOffset = 16, participantsOffset = 24,
-                       jobOffset = 32, patienceOffset = 40, startedOffset = 64
+                       jobOffset = 32, patienceOffset = 40
     // A state's phase (its low two bits).
     private static let posted: UInt64 = 1, running: UInt64 = 2, finished: UInt64 = 3
 
@@ -121,8 +119,6 @@ public final class ForkJoinPool: @unchecked Sendable {
             // and must not read a cursor left from the last loop.
             Self.setWord(slots, Self.cursorOffset, 0)
             let patience = Int64(clamping: patienceNanoseconds)
-            let posted = patience > 0 ? Int64(clamping: Self.now()) : 0
-            if patience > 0 { Self.setWord(slots, Self.startedOffset, posted) }
             for p in 1..<count {
                 let slot = self.slot(p)
                 Self.setWord(slot, Self.cursorOffset, Int64(p * n / count))
@@ -130,7 +126,6 @@ public final class ForkJoinPool: @unchecked Sendable {
                 Self.setWord(slot, Self.participantsOffset, Int64(count))
                 slot.storeBytes(of: jobPointer, toByteOffset: Self.jobOffset, as: UnsafeMutableRawPointer.self)
                 Self.setWord(slot, Self.patienceOffset, patience)
-                if patience > 0 { Self.setWord(slot, Self.startedOffset, posted) }
             }
             // Release stores, one fence after them all: a sequentially consistent store is a locked
             // instruction that waits for its line, and the line is in the spinning worker's cache, so
@@ -173,8 +168,8 @@ public final class ForkJoinPool: @unchecked Sendable {
     }
 
     /// Participant `p`'s share: its own range, then whatever is left of the others', in turn from the
-    /// next participant on (with `patience`, only what `mayTake` allows). Returns when every range is
-    /// exhausted.
+    /// next participant on (with `patience`, only from a participant late or held up: `workPatiently`).
+    /// Returns when every range is exhausted.
     @inline(__always)
     private func work(as p: Int, iterations n: Int, participants count: Int, patience: Int64, _ job: Job) {
         if patience > 0 { return workPatiently(as: p, iterations: n, participants: count, patience: patience, job) }
@@ -192,42 +187,47 @@ public final class ForkJoinPool: @unchecked Sendable {
         }
     }
 
-    /// `work` with patience: the own range with the time each index is taken, then passes over the others'
-    /// ranges, taking an index only where `mayTake` says the owner is late or held up, until every range
-    /// is exhausted.
+    /// `work` with patience: the own range, then passes over the others' ranges. A thief notes each
+    /// owner's cursor and when it last saw it move; it takes an owner's next index only where the owner
+    /// has not claimed its posting (a worker still waking) or its cursor has stood still for longer than
+    /// `patience` (its current index is slow). Owners write nothing for this: the cursor they advance
+    /// anyway is the clock's witness. Returns when every range is exhausted.
     private func workPatiently(as p: Int, iterations n: Int, participants count: Int, patience: Int64, _ job: Job) {
-        let own = slot(p)
-        let cursor = Self.word(own, Self.cursorOffset), end = Int64((p + 1) * n / count)
-        let started = Self.word(own, Self.startedOffset)
+        let own = Self.word(slot(p), Self.cursorOffset), ownEnd = Int64((p + 1) * n / count)
         while true {
-            let i = guided_fetch_add_i64(cursor, 1)
-            if i >= end { break }
-            guided_store_i64(started, Int64(clamping: Self.now()))
+            let i = guided_fetch_add_i64(own, 1)
+            if i >= ownEnd { break }
             job.body(Int(i), p)
         }
-        while true {
-            var pending = false
-            for k in 1..<count {
-                let q = (p + k) % count, victim = slot(q)
-                let cursor = Self.word(victim, Self.cursorOffset), end = Int64((q + 1) * n / count)
-                if guided_load_i64(cursor) >= end { continue }
-                pending = true
-                guard mayTake(from: victim, owner: q, patience: patience) else { continue }
-                let i = guided_fetch_add_i64(cursor, 1)
-                if i < end { job.body(Int(i), p) }
+        withUnsafeTemporaryAllocation(of: (cursor: Int64, since: Int64).self, capacity: count) { seen in
+            seen.initialize(repeating: (-1, 0))
+            var pause = 16
+            while true {
+                var pending = false, took = false
+                let now = Int64(clamping: Self.now())
+                for k in 1..<count {
+                    let q = (p + k) % count, victim = slot(q)
+                    let cursor = Self.word(victim, Self.cursorOffset), end = Int64((q + 1) * n / count)
+                    let c = guided_load_i64(cursor)
+                    if c >= end { continue }
+                    pending = true
+                    let late = q > 0 && guided_load_u64_acquire(Self.state(victim)) & 3 == Self.posted
+                    if !late {
+                        if c != seen[q].cursor { seen[q] = (c, now); continue }
+                        if now - seen[q].since <= patience { continue }
+                    }
+                    let i = guided_fetch_add_i64(cursor, 1)
+                    if i < end { job.body(Int(i), p); took = true }
+                    seen[q] = (-1, 0)
+                }
+                if !pending { return }
+                // Between passes, waits that double up to ~1,000 pauses (back to the shortest after a
+                // take): each pass reads the owners' cursors, and an owner whose line a thief has just
+                // read waits for it at its next index.
+                pause = took ? 16 : min(pause * 2, 1_024)
+                for _ in 0..<pause { guided_cpu_relax() }
             }
-            if !pending { return }
-            // Between passes: each pass reads the owners' lines, which they write at every index.
-            for _ in 0..<32 { guided_cpu_relax() }
         }
-    }
-
-    /// Whether a thief may take participant `q`'s next index: `q` has not claimed its posting (a worker
-    /// still waking), or the index it took last has run for longer than `patience`.
-    @inline(__always)
-    private func mayTake(from victim: UnsafeMutableRawPointer, owner q: Int, patience: Int64) -> Bool {
-        if q > 0 && guided_load_u64_acquire(Self.state(victim)) & 3 == Self.posted { return true }
-        return Int64(clamping: Self.now()) - guided_load_i64(Self.word(victim, Self.startedOffset)) > patience
     }
 
     /// Sleeping workers learn of a posted slot here; spinning ones see it themselves. A worker counts
