@@ -49,10 +49,12 @@ public final class ForkJoinPool: @unchecked Sendable {
     /// How long a worker busy-waits for the next loop before it sleeps.
     public let spinNanoseconds: UInt64
     /// How long a participant done with its own range lets another's current index run before it takes
-    /// that participant's next index; 0 takes at once. Taking an index moves its memory (a batch fill's
-    /// 19 KB row) to another core, where the next loop's owner must fetch it back, so in a loop of even
-    /// indices eager stealing costs more than it balances; patience steals only from a participant that
-    /// is late to start or held up by a slow index. Set it between loops (a loop reads it when it starts).
+    /// that participant's next index; 0 (the default) takes at once. Taking an index moves its memory (a
+    /// batch fill's 19 KB row) to another core, where the next loop's owner must fetch it back, so in a
+    /// loop of even indices eager stealing may cost more than it balances; patience steals only from a
+    /// participant that is late to start or held up by a slow index, but its waiting thieves read the
+    /// owners' cursors (on two vCPUs that cost more than it saved: docs/performance.md, "Batch fill on
+    /// threads"). For measurements: set it while no thread is in `run` (each loop reads it as it starts).
     public var patienceNanoseconds: UInt64 = 0
     /// The most workers the pool starts, whatever `threads` asks for.
     public static let maxWorkers = 255
